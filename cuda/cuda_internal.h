@@ -1,0 +1,46 @@
+/* Internals shared by the CUDA host layer and the kernel launchers. */
+#ifndef GB_CUDA_INTERNAL_H
+#define GB_CUDA_INTERNAL_H
+
+#include <cuda_runtime.h>
+
+#include "gb_cuda.h"
+
+/* A failed CUDA call mapped to an engine status; what names the step. */
+gb_status gb_cuda_fail (cudaError_t err, gb_status kind, const char *what);
+
+/* Checks a CUDA call; on failure returns its engine status from the
+ * enclosing function (which must return gb_status). */
+#define GB_CUDA_TRY(call, kind)                                        \
+  do {                                                                 \
+    cudaError_t e_ = (call);                                           \
+    if (e_ != cudaSuccess)                                             \
+      return gb_cuda_fail (e_, (kind), #call);                         \
+  } while (0)
+
+/* Checks the last launch (and, with GB_CUDA_FAULT=launch, fails it). */
+gb_status gb_cuda_check_launch (const char *kernel);
+
+/* FIR on device buffers (contiguous rows of w * c floats).  The
+ * horizontal pass writes tmp, the vertical pass reads tmp and writes dst
+ * (dst may be src).  rows_from/rows_to limit the horizontal pass to a band
+ * so that it can start while later rows are still uploading. */
+typedef struct
+{
+  int radius_x, radius_y;
+  float *d_taps_x, *d_taps_y;   /* 2r+1 taps each, centre in the middle */
+  float norm_x, norm_y;         /* 1 / sum of unnormalised taps */
+  float inv2s2_x, inv2s2_y;     /* 1 / (2 sigma^2) */
+  int incremental;
+} gb_fir_plan;
+
+gb_status gb_fir_plan_make (gb_fir_plan *plan, const gb_params *params);
+void gb_fir_plan_free (gb_fir_plan *plan);
+
+gb_status gb_fir_h (const gb_fir_plan *plan, const float *d_src, float *d_dst,
+                    int w, int h, int c, int row0, int row1, cudaStream_t s);
+gb_status gb_fir_v (const gb_fir_plan *plan, const float *d_src, float *d_dst,
+                    int w, int h, int c, int row0, int row1, cudaStream_t s);
+
+
+#endif

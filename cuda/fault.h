@@ -1,0 +1,28 @@
+/* Fault injection for tests: GB_CUDA_FAULT=probe|alloc|launch|copy makes
+ * that step of the CUDA backend fail, so each fallback path can be proved.
+ * On a machine without a GPU, alloc/launch/copy faults make the backend
+ * report a simulated device whose run fails with that status, so the
+ * dispatcher's fallback is exercised in CI too. */
+#ifndef GB_CUDA_FAULT_H
+#define GB_CUDA_FAULT_H
+
+#include "../engine/gblur.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Whether GB_CUDA_FAULT names this point ("probe", "alloc", ...). */
+int gb_fault_at (const char *point);
+
+/* The status an injected alloc/launch/copy fault stands for, or GB_OK
+ * when none of them is injected. */
+gb_status gb_fault_status (void);
+
+#define GB_FAULT_DEVICE_NAME "simulated device (GB_CUDA_FAULT)"
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,41 @@
+/* The CUDA backend as the engine's dispatcher sees it.  Implemented in
+ * cuda/ when built with nvcc, else by cuda/stub.c. */
+#ifndef GB_CUDA_H
+#define GB_CUDA_H
+
+#include <stddef.h>
+
+#include "../engine/gblur.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* GB_OK and the device name when a device can be used, else the reason. */
+gb_status gb_cuda_probe (char *name, size_t size);
+
+/* Runs a resolved algorithm on the GPU.  Never writes dst unless the whole
+ * result is ready, so a failure leaves src (even when dst == src) intact
+ * for the CPU fallback.  Fills report's upload/compute/download times. */
+gb_status gb_cuda_run (const gb_params *params, const gb_image *src,
+                       const gb_image *dst, gb_progress_fn progress,
+                       void *user, gb_report *report);
+
+/* Whether the algorithm has a GPU implementation in this build. */
+int gb_cuda_supports (gb_algorithm algorithm);
+
+/* Frees the context kept between calls. */
+void gb_cuda_release (void);
+
+/* Benchmark hooks (tests/bench.c, CUDA builds only): median kernel time of
+ * one FIR blur of a w x h x c image already on the device, and of a
+ * device-to-device copy of `bytes`. */
+gb_status gb_cuda_bench_kernels (const gb_params *params, int w, int h, int c,
+                                 int reps, double *ms_median);
+gb_status gb_cuda_bench_copy (size_t bytes, int reps, double *ms_median);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

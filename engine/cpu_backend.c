@@ -1,0 +1,17 @@
+/* The CPU backend's entry: routes a resolved algorithm to its filter. */
+#include "cpu_backend.h"
+
+gb_status
+gb_cpu_run (const gb_params *params, const gb_image *src, const gb_image *dst,
+            const gb_progress_span *progress, gb_report *report)
+{
+  if (report)
+    report->threads_used = gb_threads_for (params->threads);
+  switch (params->algorithm)
+    {
+    case GB_ALGO_FIR:
+      return gb_cpu_fir (params, src, dst, progress);
+    default:
+      return GB_ERR_NOT_AVAILABLE;
+    }
+}

@@ -1,0 +1,189 @@
+/* gimp-cudablur engine: the one public header.
+ *
+ * The engine blurs float32 images with 1-4 interleaved channels on the CPU or,
+ * when built with CUDA and a usable GPU is present, on the GPU.  It knows
+ * nothing of GIMP, GTK or GLib so that it, its tests and its benchmark build
+ * with only a C compiler (and nvcc for the GPU part).
+ *
+ * The source image is never modified, so a failed GPU run can always be
+ * redone on the CPU from the same data.
+ */
+#ifndef GBLUR_H
+#define GBLUR_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Numbering matches the PDB interface of the plug-in. */
+typedef enum
+{
+  GB_ALGO_AUTO = 0,
+  GB_ALGO_FIR = 1,              /* separable FIR, taps to radius ceil(3 sigma) */
+  GB_ALGO_YVRG = 2,             /* Young-van Vliet recursive Gaussian */
+  GB_ALGO_YVRG_TWO_WAY = 3,     /* two-way partitioned Young-van Vliet */
+  GB_ALGO_DERICHE = 4,          /* Deriche 4th-order recursive Gaussian */
+  GB_ALGO_EDGE_EXACT = 5,       /* domain transform, Algorithm A */
+  GB_ALGO_EDGE_PARTITIONED = 6, /* domain transform, Algorithm C */
+  GB_ALGO_COUNT
+} gb_algorithm;
+
+/* Numbering matches the PDB "device" argument and return value. */
+typedef enum
+{
+  GB_BACKEND_AUTO = 0,
+  GB_BACKEND_CUDA = 1,
+  GB_BACKEND_CPU = 2
+} gb_backend;
+
+/* How FIR taps are produced: read from a precomputed table, or generated
+ * on the fly by forward quotients (Turkowski, GPU Gems 3, ch. 40). */
+typedef enum
+{
+  GB_TAPS_TABLE = 0,
+  GB_TAPS_INCREMENTAL = 1
+} gb_taps_mode;
+
+typedef enum
+{
+  GB_OK = 0,
+  GB_ERR_NULL,            /* a required pointer is NULL */
+  GB_ERR_SIZE,            /* width or height < 1, or too large */
+  GB_ERR_CHANNELS,        /* channels not in 1..4 */
+  GB_ERR_STRIDE,          /* row stride smaller than width * channels */
+  GB_ERR_SIGMA,           /* sigma negative, not finite or > GB_SIGMA_MAX */
+  GB_ERR_RANGE_SIGMA,     /* range sigma not finite or <= 0 */
+  GB_ERR_ITERATIONS,      /* iterations not in 1..GB_ITERATIONS_MAX */
+  GB_ERR_KAPPA,           /* kappa not in 0..GB_KAPPA_MAX */
+  GB_ERR_ALGORITHM,       /* unknown algorithm */
+  GB_ERR_BACKEND,         /* unknown backend request */
+  GB_ERR_MISMATCH,        /* src and dst differ in size or channels */
+  GB_ERR_ALIAS,           /* dst overlaps src but is not the same view */
+  GB_ERR_NOT_AVAILABLE,   /* algorithm not implemented yet */
+  GB_ERR_NO_MEMORY,       /* host allocation failed */
+  GB_ERR_THREAD,          /* could not start worker threads */
+  GB_ERR_CANCELLED,       /* the progress callback asked to stop */
+  GB_ERR_CUDA_NOT_BUILT,  /* engine built without CUDA */
+  GB_ERR_CUDA_NO_DEVICE,  /* no usable CUDA device or driver */
+  GB_ERR_CUDA_NO_MEMORY,  /* device or pinned allocation failed */
+  GB_ERR_CUDA_LAUNCH,     /* a kernel launch or execution failed */
+  GB_ERR_CUDA_COPY,       /* a host/device copy failed */
+  GB_ERR_CUDA_DISABLED,   /* GPU not tried after repeated failures */
+  GB_STATUS_COUNT
+} gb_status;
+
+#define GB_SIGMA_MAX 1500.0
+#define GB_ITERATIONS_MAX 10
+#define GB_KAPPA_MAX 10.0
+/* Largest width or height accepted (GIMP's own limit is 524288). */
+#define GB_SIZE_MAX 524288
+
+typedef struct
+{
+  gb_algorithm algorithm;
+  double sigma_x;          /* pixels, 0..GB_SIGMA_MAX; 0 leaves the axis alone */
+  double sigma_y;
+  double range_sigma;      /* edge-aware only: on a 0-255 scale */
+  int iterations;          /* edge-aware only: H+V iterations */
+  double kappa;            /* Algorithm C boundary extension, units of sigma */
+  gb_backend backend;      /* requested backend */
+  gb_taps_mode taps;       /* FIR taps: table or incremental */
+  int threads;             /* CPU threads; 0 = one per online core */
+  int blocks_per_stripe;   /* Algorithm C; 0 = chosen from the device */
+} gb_params;
+
+/* A view of an image: interleaved float32 channels, rows stride floats
+ * apart (stride >= width * channels). */
+typedef struct
+{
+  float *data;
+  int width;
+  int height;
+  int channels;
+  size_t stride;
+} gb_image;
+
+/* Called from the calling thread only, with fraction in [0, 1].  Return
+ * non-zero to cancel; gb_blur then returns GB_ERR_CANCELLED and the content
+ * of dst is unspecified (src is untouched). */
+typedef int (*gb_progress_fn) (double fraction, void *user);
+
+typedef struct
+{
+  gb_backend backend_used;      /* GB_BACKEND_CUDA or GB_BACKEND_CPU */
+  gb_algorithm algorithm_used;  /* what auto resolved to */
+  gb_status gpu_status;         /* GB_OK, or why the GPU was not used */
+  char reason[256];             /* human-readable account of the choice */
+  int threads_used;             /* CPU threads, 0 when the GPU ran */
+  double seconds_total;
+  double seconds_upload;        /* GPU only: host to device */
+  double seconds_compute;       /* kernels, or CPU filtering */
+  double seconds_download;      /* GPU only: device to host */
+} gb_report;
+
+/* Defaults: auto algorithm, sigma 5 on both axes, range sigma 50,
+ * 2 iterations, kappa 2, auto backend, table taps, all cores. */
+void gb_params_init (gb_params *params);
+
+/* Blur src into dst.  dst may be the very same view as src (same data and
+ * stride); any other overlap is GB_ERR_ALIAS.  Invalid input returns its
+ * status and writes nothing.  progress and report may be NULL. */
+gb_status gb_blur (const gb_params *params,
+                   const gb_image *src,
+                   const gb_image *dst,
+                   gb_progress_fn progress,
+                   void *user,
+                   gb_report *report);
+
+/* Checks params, src and dst without blurring. */
+gb_status gb_validate (const gb_params *params,
+                       const gb_image *src,
+                       const gb_image *dst);
+
+const char *gb_status_message (gb_status status);
+const char *gb_algorithm_name (gb_algorithm algorithm);
+const char *gb_backend_name (gb_backend backend);
+
+/* The algorithm auto picks for these sigmas (never GB_ALGO_AUTO). */
+gb_algorithm gb_resolve_algorithm (gb_algorithm algorithm,
+                                   double sigma_x, double sigma_y);
+
+/* Whether the algorithm is implemented in this build. */
+int gb_algorithm_available (gb_algorithm algorithm);
+
+/* How far (in pixels) the blur reaches on each axis, for reading a halo
+ * around a region: FIR radius, or the recursive filters' effective reach. */
+int gb_reach (const gb_params *params, int axis /* 0 = x, 1 = y */);
+
+/* GPU information: 1 and the device name when a CUDA device can be used,
+ * else 0 and the reason.  buf receives at most size bytes. */
+int gb_cuda_info (char *buf, size_t size);
+
+/* Frees the GPU context (buffers, streams) kept between calls. */
+void gb_shutdown (void);
+
+/* Number of CPU threads gb_blur uses for params->threads == 0. */
+int gb_cpu_threads (void);
+
+/* ---- FIR taps ---------------------------------------------------------
+ * The Gaussian is truncated at radius ceil(3 sigma): beyond it the weights
+ * sum to less than 0.27 % of the total, and the taps are renormalised to
+ * sum to exactly 1 so that a constant image stays constant. */
+int gb_fir_radius (double sigma);
+
+/* Normalised taps taps[0..radius] (taps[k] is the weight at distance k),
+ * exp() evaluated for every tap.  Returns the radius. */
+int gb_fir_taps_direct (double sigma, double *taps, int radius);
+
+/* The same taps generated by forward quotients: one exp() for the first
+ * quotient, the second quotient its square, then two multiplications per
+ * tap.  Evaluated in double so that it holds to radius 3000 and beyond. */
+int gb_fir_taps_incremental (double sigma, double *taps, int radius);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GBLUR_H */

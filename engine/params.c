@@ -1,0 +1,140 @@
+/* Parameter defaults, validation and the automatic algorithm choice. */
+#include <math.h>
+#include <stdint.h>
+
+#include "gblur.h"
+
+void
+gb_params_init (gb_params *params)
+{
+  if (!params)
+    return;
+  params->algorithm = GB_ALGO_AUTO;
+  params->sigma_x = 5.0;
+  params->sigma_y = 5.0;
+  params->range_sigma = 50.0;
+  params->iterations = 2;
+  params->kappa = 2.0;
+  params->backend = GB_BACKEND_AUTO;
+  params->taps = GB_TAPS_TABLE;
+  params->threads = 0;
+  params->blocks_per_stripe = 0;
+}
+
+static int
+sigma_ok (double s)
+{
+  return isfinite (s) && s >= 0.0 && s <= GB_SIGMA_MAX;
+}
+
+static gb_status
+validate_image (const gb_image *img)
+{
+  if (!img || !img->data)
+    return GB_ERR_NULL;
+  if (img->width < 1 || img->height < 1
+      || img->width > GB_SIZE_MAX || img->height > GB_SIZE_MAX)
+    return GB_ERR_SIZE;
+  if (img->channels < 1 || img->channels > 4)
+    return GB_ERR_CHANNELS;
+  if (img->stride < (size_t) img->width * (size_t) img->channels)
+    return GB_ERR_STRIDE;
+  return GB_OK;
+}
+
+/* Byte range [first, last) touched by a view. */
+static void
+image_extent (const gb_image *img, uintptr_t *first, uintptr_t *last)
+{
+  size_t floats = (size_t) (img->height - 1) * img->stride
+                  + (size_t) img->width * (size_t) img->channels;
+  *first = (uintptr_t) img->data;
+  *last = *first + floats * sizeof (float);
+}
+
+gb_status
+gb_validate (const gb_params *params, const gb_image *src, const gb_image *dst)
+{
+  gb_status st;
+
+  if (!params)
+    return GB_ERR_NULL;
+  if ((st = validate_image (src)) != GB_OK)
+    return st;
+  if ((st = validate_image (dst)) != GB_OK)
+    return st;
+  if ((int) params->algorithm < 0 || params->algorithm >= GB_ALGO_COUNT)
+    return GB_ERR_ALGORITHM;
+  if ((int) params->backend < 0 || params->backend > GB_BACKEND_CPU)
+    return GB_ERR_BACKEND;
+  if (!sigma_ok (params->sigma_x) || !sigma_ok (params->sigma_y))
+    return GB_ERR_SIGMA;
+  if (params->algorithm == GB_ALGO_EDGE_EXACT
+      || params->algorithm == GB_ALGO_EDGE_PARTITIONED)
+    {
+      if (!isfinite (params->range_sigma) || !(params->range_sigma > 0.0))
+        return GB_ERR_RANGE_SIGMA;
+      if (params->iterations < 1 || params->iterations > GB_ITERATIONS_MAX)
+        return GB_ERR_ITERATIONS;
+      if (!isfinite (params->kappa) || params->kappa < 0.0
+          || params->kappa > GB_KAPPA_MAX)
+        return GB_ERR_KAPPA;
+    }
+  if (src->width != dst->width || src->height != dst->height
+      || src->channels != dst->channels)
+    return GB_ERR_MISMATCH;
+
+  /* Same view is fine (the backends never read what they already wrote);
+   * any other overlap is refused. */
+  if (!(src->data == dst->data && src->stride == dst->stride))
+    {
+      uintptr_t s0, s1, d0, d1;
+      image_extent (src, &s0, &s1);
+      image_extent (dst, &d0, &d1);
+      if (s0 < d1 && d0 < s1)
+        return GB_ERR_ALIAS;
+    }
+  return GB_OK;
+}
+
+/* Above this sigma a recursive filter beats the FIR; the FIR is the only
+ * algorithm so far, so auto always picks it. */
+gb_algorithm
+gb_resolve_algorithm (gb_algorithm algorithm, double sigma_x, double sigma_y)
+{
+  (void) sigma_x;
+  (void) sigma_y;
+  if (algorithm == GB_ALGO_AUTO)
+    return GB_ALGO_FIR;
+  return algorithm;
+}
+
+int
+gb_algorithm_available (gb_algorithm algorithm)
+{
+  switch (algorithm)
+    {
+    case GB_ALGO_AUTO:
+    case GB_ALGO_FIR:
+      return 1;
+    default:
+      return 0;
+    }
+}
+
+int
+gb_reach (const gb_params *params, int axis)
+{
+  if (!params)
+    return 0;
+  double s = axis == 0 ? params->sigma_x : params->sigma_y;
+  if (!sigma_ok (s))
+    return 0;
+  /* FIR: its radius.  Recursive and edge-aware filters have infinite
+   * support; 4 sigma leaves less than 1e-4 of the weight outside. */
+  gb_algorithm a = gb_resolve_algorithm (params->algorithm,
+                                         params->sigma_x, params->sigma_y);
+  if (a == GB_ALGO_FIR)
+    return gb_fir_radius (s);
+  return (int) ceil (4.0 * s);
+}

@@ -1,0 +1,247 @@
+/* make bench: times every algorithm and backend on RGBA float images and,
+ * in the same run, its peers: a device-to-device copy of the image (the
+ * memory floor), NPP's nppiFilterGaussAdvancedBorder_32f_C4R where NPP is
+ * present, and the CPU backend.  Prints a Markdown table.
+ *
+ *   tests/bench [--quick] [--no-cpu]
+ */
+#include "config.h"
+
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gblur.h"
+#include "testutil.h"
+
+#include "gb_cuda.h"
+#ifdef HAVE_NPP
+#include <cuda_runtime.h>
+#include <nppi.h>
+#endif
+
+static double
+now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+static int
+cmp (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Median wall time in ms of `reps` gb_blur calls (after one warm-up). */
+static double
+time_blur (const gb_params *p, const tu_image *src, tu_image *dst, int reps,
+           gb_report *rep)
+{
+  double t[16];
+  if (reps > 16)
+    reps = 16;
+  if (gb_blur (p, &src->view, &dst->view, NULL, NULL, rep) != GB_OK)
+    return -1.0;
+  for (int r = 0; r < reps; r++)
+    {
+      double t0 = now ();
+      if (gb_blur (p, &src->view, &dst->view, NULL, NULL, rep) != GB_OK)
+        return -1.0;
+      t[r] = (now () - t0) * 1e3;
+    }
+  qsort (t, reps, sizeof *t, cmp);
+  return t[reps / 2];
+}
+
+static void
+row (const char *size, double sigma, const char *method, const char *backend,
+     double kernel_ms, double copy_ms, double mpx, double full_ms)
+{
+  char k[32] = "n/a", x[32] = "n/a", m[32] = "n/a", f[32] = "n/a";
+  if (kernel_ms > 0)
+    {
+      snprintf (k, sizeof k, "%.3f", kernel_ms);
+      if (copy_ms > 0)
+        snprintf (x, sizeof x, "%.2f", kernel_ms / copy_ms);
+      snprintf (m, sizeof m, "%.0f", mpx / (kernel_ms * 1e-3));
+    }
+  else if (full_ms > 0)
+    snprintf (m, sizeof m, "%.0f", mpx / (full_ms * 1e-3));
+  if (full_ms > 0)
+    snprintf (f, sizeof f, "%.3f", full_ms);
+  printf ("| %s | %g | %s | %s | %s | %s | %s | %s |\n", size, sigma, method,
+          backend, k, x, m, f);
+  fflush (stdout);
+}
+
+#ifdef HAVE_NPP
+/* NPP's Gaussian with our taps (2r+1 of them), replicate borders. */
+static double
+time_npp (int w, int h, double sigma, int reps)
+{
+  int r = gb_fir_radius (sigma), n = 2 * r + 1;
+  double *half = malloc (sizeof (double) * (r + 1));
+  float *taps = malloc (sizeof (float) * n);
+  float *d_src = NULL, *d_dst = NULL, *d_taps = NULL;
+  cudaEvent_t e0 = NULL, e1 = NULL;
+  double t[16], result = -1.0;
+  size_t bytes = (size_t) w * h * 4 * sizeof (float);
+  NppStreamContext ctx;
+  struct cudaDeviceProp prop;
+
+  if (!half || !taps)
+    goto out;
+  gb_fir_taps_direct (sigma, half, r);
+  for (int k = -r; k <= r; k++)
+    taps[k + r] = (float) half[k < 0 ? -k : k];
+  memset (&ctx, 0, sizeof ctx);
+  if (cudaGetDevice (&ctx.nCudaDeviceId) != cudaSuccess
+      || cudaGetDeviceProperties (&prop, ctx.nCudaDeviceId) != cudaSuccess)
+    goto out;
+  ctx.hStream = 0;
+  ctx.nMultiProcessorCount = prop.multiProcessorCount;
+  ctx.nMaxThreadsPerMultiProcessor = prop.maxThreadsPerMultiProcessor;
+  ctx.nMaxThreadsPerBlock = prop.maxThreadsPerBlock;
+  ctx.nSharedMemPerBlock = prop.sharedMemPerBlock;
+  ctx.nCudaDevAttrComputeCapabilityMajor = prop.major;
+  ctx.nCudaDevAttrComputeCapabilityMinor = prop.minor;
+  if (cudaMalloc ((void **) &d_src, bytes) != cudaSuccess
+      || cudaMalloc ((void **) &d_dst, bytes) != cudaSuccess
+      || cudaMalloc ((void **) &d_taps, sizeof (float) * n) != cudaSuccess
+      || cudaMemcpy (d_taps, taps, sizeof (float) * n, cudaMemcpyHostToDevice)
+         != cudaSuccess
+      || cudaMemset (d_src, 0x3c, bytes) != cudaSuccess
+      || cudaEventCreate (&e0) != cudaSuccess
+      || cudaEventCreate (&e1) != cudaSuccess)
+    goto out;
+  NppiSize size = { w, h };
+  NppiPoint origin = { 0, 0 };
+  for (int i = -1; i < reps; i++)
+    {
+      float ms = 0.f;
+      cudaEventRecord (e0, 0);
+      NppStatus ns = nppiFilterGaussAdvancedBorder_32f_C4R_Ctx (
+          d_src, w * 16, size, origin, d_dst, w * 16, size, n, d_taps,
+          NPP_BORDER_REPLICATE, ctx);
+      cudaEventRecord (e1, 0);
+      if (ns != NPP_SUCCESS || cudaEventSynchronize (e1) != cudaSuccess)
+        {
+          fprintf (stderr, "NPP failed: status %d\n", (int) ns);
+          goto out;
+        }
+      cudaEventElapsedTime (&ms, e0, e1);
+      if (i >= 0)
+        t[i] = ms;
+    }
+  qsort (t, reps, sizeof *t, cmp);
+  result = t[reps / 2];
+out:
+  cudaEventDestroy (e0);
+  cudaEventDestroy (e1);
+  cudaFree (d_src);
+  cudaFree (d_dst);
+  cudaFree (d_taps);
+  free (half);
+  free (taps);
+  return result;
+}
+#endif
+
+int
+main (int argc, char **argv)
+{
+  int quick = 0, no_cpu = 0;
+  for (int i = 1; i < argc; i++)
+    {
+      if (!strcmp (argv[i], "--quick"))
+        quick = 1;
+      else if (!strcmp (argv[i], "--no-cpu"))
+        no_cpu = 1;
+      else
+        {
+          printf ("usage: %s [--quick] [--no-cpu]\n"
+                  "  --quick   1920x1080 only\n"
+                  "  --no-cpu  leave out the CPU backend\n", argv[0]);
+          return strcmp (argv[i], "--help") ? 2 : 0;
+        }
+    }
+  static const struct { int w, h; } sizes[] = {
+    { 1920, 1080 }, { 3840, 2160 }, { 6000, 4000 } };
+  static const double sigmas[] = { 2.0, 10.0, 50.0 };
+  char dev[256];
+  int gpu = gb_cuda_info (dev, sizeof dev);
+  uint64_t seed = 12345;
+
+  printf ("# gimp-cudablur benchmark\n\nGPU: %s. CPU: %d threads. "
+          "RGBA float32; median times in ms. \"kernel\" is GPU kernel time "
+          "(CUDA events) with the image already on the device; \"with "
+          "transfers\" is a whole gb_blur call from host memory to host "
+          "memory. \"x copy\" divides by the device-to-device copy of the "
+          "same image measured in this run.\n\n",
+          gpu ? dev : dev, gb_cpu_threads ());
+  printf ("| image | sigma | method | backend | kernel ms | x copy | Mpx/s "
+          "| with transfers ms |\n|---|---|---|---|---|---|---|---|\n");
+
+  for (size_t s = 0; s < (quick ? 1 : 3); s++)
+    {
+      int w = sizes[s].w, h = sizes[s].h;
+      char label[32];
+      double mpx = (double) w * h / 1e6, copy_ms = -1.0;
+      snprintf (label, sizeof label, "%dx%d", w, h);
+      tu_image src, dst;
+      if (!tu_alloc (&src, w, h, 4, 0) || !tu_alloc (&dst, w, h, 4, 0))
+        return 1;
+      tu_fill_random (&src, &seed);
+#ifdef HAVE_CUDA
+      if (gpu)
+        {
+          gb_cuda_bench_copy ((size_t) w * h * 16, 20, &copy_ms);
+          row (label, 0, "device-to-device copy", "cuda", copy_ms, copy_ms,
+               mpx, -1);
+        }
+#endif
+      for (size_t k = 0; k < 3; k++)
+        {
+          gb_params p;
+          gb_report rep;
+          gb_params_init (&p);
+          p.algorithm = GB_ALGO_FIR;
+          p.sigma_x = p.sigma_y = sigmas[k];
+#ifdef HAVE_CUDA
+          if (gpu)
+            for (int taps = 0; taps < 2; taps++)
+              {
+                double kms = -1, full;
+                p.taps = (gb_taps_mode) taps;
+                p.backend = GB_BACKEND_CUDA;
+                gb_cuda_bench_kernels (&p, w, h, 4, 20, &kms);
+                full = time_blur (&p, &src, &dst, 5, &rep);
+                row (label, sigmas[k], taps ? "fir (incremental taps)"
+                     : "fir (table taps)", "cuda", kms, copy_ms, mpx, full);
+              }
+#endif
+#ifdef HAVE_NPP
+          if (gpu)
+            row (label, sigmas[k], "NPP FilterGaussAdvancedBorder", "cuda",
+                 time_npp (w, h, sigmas[k], 10), copy_ms, mpx, -1);
+#endif
+          if (!no_cpu)
+            {
+              p.taps = GB_TAPS_TABLE;
+              p.backend = GB_BACKEND_CPU;
+              double full = time_blur (&p, &src, &dst, s == 0 ? 3 : 1, &rep);
+              row (label, sigmas[k], "fir", "cpu", -1, copy_ms, mpx, full);
+            }
+        }
+      tu_free (&src);
+      tu_free (&dst);
+    }
+  gb_shutdown ();
+  return 0;
+}

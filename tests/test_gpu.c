@@ -1,0 +1,157 @@
+/* The CUDA backend against the CPU backend: sizes, channels, sigmas, both
+ * tap modes, strides, in place, multi-band pipelines.  Exits 77 (skipped)
+ * where no GPU can be used. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static int
+blur_with (gb_backend backend, gb_taps_mode taps, double sx, double sy,
+           const tu_image *src, tu_image *out, gb_report *rep)
+{
+  gb_params p;
+  gb_params_init (&p);
+  p.algorithm = GB_ALGO_FIR;
+  p.backend = backend;
+  p.taps = taps;
+  p.sigma_x = sx;
+  p.sigma_y = sy;
+  gb_status st = gb_blur (&p, &src->view, &out->view, NULL, NULL, rep);
+  TU_CHECK (st == GB_OK, "%s blur: %s", gb_backend_name (backend),
+            gb_status_message (st));
+  return st == GB_OK;
+}
+
+static void
+compare_one (const char *what, const tu_image *src, double sx, double sy,
+             gb_taps_mode taps, int pad)
+{
+  const gb_image *v = &src->view;
+  tu_image gpu, cpu;
+  gb_report rep;
+  if (!tu_alloc (&gpu, v->width, v->height, v->channels, pad)
+      || !tu_alloc (&cpu, v->width, v->height, v->channels, 0))
+    {
+      TU_CHECK (0, "allocation");
+      return;
+    }
+  if (blur_with (GB_BACKEND_CUDA, taps, sx, sy, src, &gpu, &rep)
+      && blur_with (GB_BACKEND_CPU, GB_TAPS_TABLE, sx, sy, src, &cpu, NULL))
+    {
+      TU_CHECK (rep.backend_used == GB_BACKEND_CUDA, "%s: ran on %s (%s)",
+                what, gb_backend_name (rep.backend_used), rep.reason);
+      long unwritten = tu_count_nonfinite (&gpu);
+      TU_CHECK (unwritten == 0, "%s %dx%dx%d: %ld unwritten", what,
+                v->width, v->height, v->channels, unwritten);
+      TU_CHECK (tu_count_padding_written (&gpu) == 0, "%s: padding written",
+                what);
+      double l2, mx;
+      tu_compare (&gpu, &cpu, &l2, &mx);
+      TU_CHECK (l2 <= 1e-6 && mx <= 1e-5,
+                "%s %dx%dx%d sx=%g sy=%g taps=%d: rel L2 %.3g, max %.3g",
+                what, v->width, v->height, v->channels, sx, sy, (int) taps,
+                l2, mx);
+    }
+  tu_free (&gpu);
+  tu_free (&cpu);
+}
+
+int
+main (void)
+{
+  char name[256];
+  if (!gb_cuda_info (name, sizeof name))
+    {
+      printf ("test_gpu: skipped: %s\n", name);
+      return TU_SKIP;
+    }
+  printf ("test_gpu: device %s\n", name);
+  uint64_t seed = tu_seed ("test_gpu");
+  /* GB_TEST_QUICK=1 leaves out the large images (for compute-sanitizer). */
+  const int quick = getenv ("GB_TEST_QUICK") != NULL;
+
+  static const double sigmas[] = { 0.5, 1.0, 2.5, 7.0, 30.0 };
+  static const struct { int w, h, pad; } sizes[] = {
+    { 1, 1, 0 }, { 1, 57, 3 }, { 61, 1, 0 }, { 37, 23, 5 }, { 1000, 700, 0 },
+  };
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0] - (quick ? 1 : 0); s++)
+    for (int c = 1; c <= 4; c++)
+      {
+        tu_image src;
+        if (!tu_alloc (&src, sizes[s].w, sizes[s].h, c, sizes[s].pad))
+          continue;
+        tu_fill_random (&src, &seed);
+        for (size_t k = 0; k < sizeof sigmas / sizeof sigmas[0]; k++)
+          for (int taps = 0; taps < 2; taps++)
+            compare_one ("random", &src, sigmas[k], sigmas[k],
+                         (gb_taps_mode) taps, sizes[s].pad ? 1 : 0);
+        tu_free (&src);
+      }
+
+  /* Single axis, anisotropic, radii past one shared-memory chunk. */
+  {
+    static const double pairs[][2] = { { 3, 0 }, { 0, 4.5 }, { 0.5, 12 },
+                                       { 40, 2 }, { 150, 90 }, { 1500, 0.7 } };
+    tu_image src;
+    if (tu_alloc (&src, 301, 203, 4, 4))
+      {
+        tu_fill_random (&src, &seed);
+        for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+          for (int taps = 0; taps < 2; taps++)
+            compare_one ("pairs", &src, pairs[i][0], pairs[i][1],
+                         (gb_taps_mode) taps, 2);
+        tu_free (&src);
+      }
+  }
+
+  /* Real photographs, and an image big enough for several pipeline bands. */
+  {
+    static const char *files[] = { "astronaut.ppm", "coffee.ppm", "camera.pgm" };
+    for (int f = 0; f < 3; f++)
+      for (int c = 1; c <= 4; c += 3)
+        {
+          tu_image src;
+          if (!tu_load_pnm (&src, files[f], c, 0))
+            {
+              TU_CHECK (0, "load %s", files[f]);
+              continue;
+            }
+          compare_one (files[f], &src, 2.0, 2.0, GB_TAPS_TABLE, 0);
+          compare_one (files[f], &src, 25.0, 10.0, GB_TAPS_INCREMENTAL, 0);
+          tu_free (&src);
+        }
+    tu_image big;
+    if (!quick && tu_alloc (&big, 3001, 2003, 4, 0))
+      {
+        tu_fill_random (&big, &seed);
+        compare_one ("bands", &big, 5.0, 5.0, GB_TAPS_TABLE, 0);
+        tu_free (&big);
+      }
+  }
+
+  /* In place: dst is the source view. */
+  {
+    tu_image a, ref;
+    gb_report rep;
+    if (tu_alloc (&a, 640, 480, 4, 3) && tu_alloc (&ref, 640, 480, 4, 3))
+      {
+        tu_fill_random (&a, &seed);
+        if (blur_with (GB_BACKEND_CPU, GB_TAPS_TABLE, 6, 3, &a, &ref, NULL)
+            && blur_with (GB_BACKEND_CUDA, GB_TAPS_TABLE, 6, 3, &a, &a, &rep))
+          {
+            double l2, mx;
+            tu_compare (&a, &ref, &l2, &mx);
+            TU_CHECK (rep.backend_used == GB_BACKEND_CUDA && l2 <= 1e-6
+                      && mx <= 1e-5, "in place: %s, L2 %.3g max %.3g",
+                      gb_backend_name (rep.backend_used), l2, mx);
+          }
+      }
+    tu_free (&a);
+    tu_free (&ref);
+  }
+  gb_shutdown ();
+  return tu_finish ("test_gpu");
+}

@@ -76,8 +76,9 @@ gb_validate (const gb_params *params, const gb_image *src, const gb_image *dst)
         return GB_ERR_RANGE_SIGMA;
       if (params->iterations < 1 || params->iterations > GB_ITERATIONS_MAX)
         return GB_ERR_ITERATIONS;
-      if (!isfinite (params->kappa) || params->kappa < 0.0
-          || params->kappa > GB_KAPPA_MAX)
+      if (params->algorithm == GB_ALGO_EDGE_PARTITIONED
+          && (!isfinite (params->kappa) || params->kappa < 0.0
+              || params->kappa > GB_KAPPA_MAX))
         return GB_ERR_KAPPA;
     }
   if (src->width != dst->width || src->height != dst->height

@@ -65,6 +65,7 @@ main (void)
   p.iterations = 11;
   expect ("iterations 11", GB_ERR_ITERATIONS, &p, &src.view, &dst.view);
   p.iterations = 2;
+  p.algorithm = GB_ALGO_EDGE_PARTITIONED;
   p.kappa = -0.5;
   expect ("kappa -0.5", GB_ERR_KAPPA, &p, &src.view, &dst.view);
   p.kappa = 10.5;

@@ -1,0 +1,79 @@
+/* Parameter defaults and the checks of a non-interactive call. */
+#include "config.h"
+
+#include <math.h>
+
+#include "cudablur.h"
+#include "plugin-intl.h"
+
+void
+cudablur_vals_defaults (CudablurVals *vals)
+{
+  gb_params p;
+  gb_params_init (&p);
+  vals->algorithm = GB_ALGO_AUTO;
+  vals->std_dev_x = p.sigma_x;
+  vals->std_dev_y = p.sigma_y;
+  vals->range_sigma = p.range_sigma;
+  vals->iterations = p.iterations;
+  vals->kappa = p.kappa;
+  vals->device = GB_BACKEND_AUTO;
+}
+
+static gboolean
+sigma_ok (gdouble s)
+{
+  return isfinite (s) && s >= 0.0 && s <= GB_SIGMA_MAX;
+}
+
+gboolean
+cudablur_vals_check (const CudablurVals *v, gchar **message)
+{
+  gboolean edge = v->algorithm == GB_ALGO_EDGE_EXACT
+                  || v->algorithm == GB_ALGO_EDGE_PARTITIONED;
+
+  if (v->algorithm < 0 || v->algorithm >= GB_ALGO_COUNT)
+    *message = g_strdup_printf (_("algorithm: %d is not one of 0 (auto), "
+                                  "1 (fir), 2 (yvrg), 3 (yvrg-two-way), "
+                                  "4 (deriche), 5 (edge-aware) or "
+                                  "6 (edge-aware partitioned)"),
+                                v->algorithm);
+  else if (!sigma_ok (v->std_dev_x))
+    *message = g_strdup_printf (_("std-dev-x: %g is not from 0 to %g"),
+                                v->std_dev_x, GB_SIGMA_MAX);
+  else if (!sigma_ok (v->std_dev_y))
+    *message = g_strdup_printf (_("std-dev-y: %g is not from 0 to %g"),
+                                v->std_dev_y, GB_SIGMA_MAX);
+  else if (edge && !(isfinite (v->range_sigma) && v->range_sigma > 0.0
+                     && v->range_sigma <= CUDABLUR_RANGE_SIGMA_MAX))
+    *message = g_strdup_printf (_("range-sigma: %g is not greater than 0 "
+                                  "and at most %g"),
+                                v->range_sigma, CUDABLUR_RANGE_SIGMA_MAX);
+  else if (edge && (v->iterations < 1 || v->iterations > GB_ITERATIONS_MAX))
+    *message = g_strdup_printf (_("iterations: %d is not from 1 to %d"),
+                                v->iterations, GB_ITERATIONS_MAX);
+  else if (v->algorithm == GB_ALGO_EDGE_PARTITIONED
+           && !(isfinite (v->kappa) && v->kappa >= 0.0
+                && v->kappa <= GB_KAPPA_MAX))
+    *message = g_strdup_printf (_("kappa: %g is not from 0 to %g"),
+                                v->kappa, GB_KAPPA_MAX);
+  else if (v->device < 0 || v->device > GB_BACKEND_CPU)
+    *message = g_strdup_printf (_("device: %d is not one of 0 (auto), "
+                                  "1 (cuda) or 2 (cpu)"), v->device);
+  else
+    return TRUE;
+  return FALSE;
+}
+
+void
+cudablur_vals_to_params (const CudablurVals *v, gb_params *p)
+{
+  gb_params_init (p);
+  p->algorithm = (gb_algorithm) v->algorithm;
+  p->sigma_x = v->std_dev_x;
+  p->sigma_y = v->std_dev_y;
+  p->range_sigma = v->range_sigma;
+  p->iterations = v->iterations;
+  p->kappa = v->kappa;
+  p->backend = (gb_backend) v->device;
+}

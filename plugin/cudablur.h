@@ -1,0 +1,53 @@
+/* The plug-in's shared declarations: its PDB name, its parameters and the
+ * render path that both the final run and the dialog's preview use. */
+#ifndef CUDABLUR_H
+#define CUDABLUR_H
+
+#include <libgimp/gimp.h>
+
+#include "gblur.h"
+
+#define PLUG_IN_PROC   "plug-in-cudablur"
+#define PLUG_IN_BINARY "cudablur"
+#define PLUG_IN_ROLE   "gimp-cudablur"
+#define PLUG_IN_HELP   "plug-in-cudablur"
+
+/* The procedure's arguments after run-mode, image and drawable, in PDB
+ * order.  Stored with gimp_set_data as the last values. */
+typedef struct
+{
+  gint32  algorithm;     /* gb_algorithm numbering */
+  gdouble std_dev_x;
+  gdouble std_dev_y;
+  gdouble range_sigma;   /* 0-255 scale, edge-aware only */
+  gint32  iterations;    /* edge-aware only */
+  gdouble kappa;         /* edge-aware partitioned only */
+  gint32  device;        /* gb_backend numbering */
+} CudablurVals;
+
+#define CUDABLUR_N_ARGS 10   /* run-mode, image, drawable + 7 */
+#define CUDABLUR_RANGE_SIGMA_MAX 1000.0
+
+void cudablur_vals_defaults (CudablurVals *vals);
+
+/* Checks the values of a non-interactive call; on failure returns FALSE
+ * and a message naming the argument (free with g_free). */
+gboolean cudablur_vals_check (const CudablurVals *vals, gchar **message);
+
+/* Converts plug-in values into engine parameters. */
+void cudablur_vals_to_params (const CudablurVals *vals, gb_params *params);
+
+/* Blurs the drawable's selected part and merges it with one undo step.
+ * Returns GIMP_PDB_SUCCESS, or an error with *message set (g_free it).
+ * *device_used receives GB_BACKEND_CUDA or GB_BACKEND_CPU. */
+GimpPDBStatusType cudablur_render_drawable (gint32 drawable_id,
+                                            const CudablurVals *vals,
+                                            gboolean show_progress,
+                                            gint32 *device_used,
+                                            gchar **message);
+
+/* Pixel format the engine works in for this drawable: linear light,
+ * premultiplied alpha where the drawable has alpha. */
+const Babl *cudablur_work_format (gint32 drawable_id, gint *channels);
+
+#endif

@@ -1,0 +1,394 @@
+/* A test-only GIMP plug-in (installed into the tests' private
+ * GIMP2_DIRECTORY, never with the real plug-in) that lets Script-Fu tests
+ * compare plug-in-cudablur's result with the engine's:
+ *
+ *   plug-in-cudablur-test-snapshot image drawable file
+ *     saves the drawable as the engine sees it (linear, premultiplied
+ *     float), in its own format (bytes) and the selection mask over it;
+ *   plug-in-cudablur-test-verify image drawable file mode sx sy
+ *     mode 0: inside the selection the drawable equals the engine's CPU FIR
+ *             blur of the snapshot, outside it is unchanged, within one
+ *             quantisation step of the drawable's precision;
+ *     mode 1: the drawable is byte-for-byte unchanged;
+ *     mode 2: every pixel with alpha > 0 is pure red (no dark halo).
+ *   Returns passed (1/0) and a message. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <libgimp/gimp.h>
+
+#include "gblur.h"
+
+#define SNAPSHOT_PROC "plug-in-cudablur-test-snapshot"
+#define VERIFY_PROC "plug-in-cudablur-test-verify"
+
+static void query (void);
+static void run (const gchar *name, gint nparams, const GimpParam *param,
+                 gint *nreturn_vals, GimpParam **return_vals);
+
+const GimpPlugInInfo PLUG_IN_INFO = { NULL, NULL, query, run };
+
+MAIN ()
+
+static void
+query (void)
+{
+  static const GimpParamDef snap_args[] = {
+    { GIMP_PDB_INT32, "run-mode", "Run mode" },
+    { GIMP_PDB_IMAGE, "image", "Image" },
+    { GIMP_PDB_DRAWABLE, "drawable", "Drawable" },
+    { GIMP_PDB_STRING, "filename", "Snapshot file" },
+  };
+  static const GimpParamDef verify_args[] = {
+    { GIMP_PDB_INT32, "run-mode", "Run mode" },
+    { GIMP_PDB_IMAGE, "image", "Image" },
+    { GIMP_PDB_DRAWABLE, "drawable", "Drawable" },
+    { GIMP_PDB_STRING, "filename", "Snapshot file" },
+    { GIMP_PDB_INT32, "mode", "0 blurred, 1 unchanged, 2 pure red" },
+    { GIMP_PDB_FLOAT, "std-dev-x", "sigma x" },
+    { GIMP_PDB_FLOAT, "std-dev-y", "sigma y" },
+  };
+  static const GimpParamDef verify_ret[] = {
+    { GIMP_PDB_INT32, "passed", "1 when the check passed" },
+    { GIMP_PDB_STRING, "message", "What was found" },
+  };
+  gimp_install_procedure (SNAPSHOT_PROC, "test helper", "test helper",
+                          "gimp-cudablur", "gimp-cudablur", "2026", NULL,
+                          "RGB*, GRAY*", GIMP_PLUGIN,
+                          G_N_ELEMENTS (snap_args), 0, snap_args, NULL);
+  gimp_install_procedure (VERIFY_PROC, "test helper", "test helper",
+                          "gimp-cudablur", "gimp-cudablur", "2026", NULL,
+                          "RGB*, GRAY*", GIMP_PLUGIN,
+                          G_N_ELEMENTS (verify_args),
+                          G_N_ELEMENTS (verify_ret), verify_args, verify_ret);
+}
+
+typedef struct
+{
+  gint w, h, c, bpp;
+  gfloat *work;     /* w*h*c, linear premultiplied */
+  guint8 *native;   /* w*h*bpp */
+  gfloat *mask;     /* w*h, selection over the drawable */
+} snapshot;
+
+static void
+snapshot_free (snapshot *s)
+{
+  g_free (s->work);
+  g_free (s->native);
+  g_free (s->mask);
+}
+
+/* The format the blur must work in, written here independently of the
+ * plug-in: linear light, premultiplied alpha, grey stays grey. */
+static const Babl *
+expected_work_format (gint32 drawable, gint *channels)
+{
+  gboolean alpha = gimp_drawable_has_alpha (drawable);
+  gboolean rgb = gimp_drawable_is_rgb (drawable);
+  *channels = (rgb ? 3 : 1) + (alpha ? 1 : 0);
+  if (rgb)
+    return babl_format (alpha ? "RaGaBaA float" : "RGB float");
+  return babl_format (alpha ? "YaA float" : "Y float");
+}
+
+static void
+read_drawable (gint32 drawable, snapshot *s)
+{
+  const Babl *work = expected_work_format (drawable, &s->c);
+  const Babl *native = gimp_drawable_get_format (drawable);
+  GeglRectangle all = { 0, 0, gimp_drawable_width (drawable),
+                        gimp_drawable_height (drawable) };
+  s->w = all.width;
+  s->h = all.height;
+  s->bpp = babl_format_get_bytes_per_pixel (native);
+  s->work = g_new (gfloat, (gsize) s->w * s->h * s->c);
+  s->native = g_new (guint8, (gsize) s->w * s->h * s->bpp);
+  s->mask = g_new (gfloat, (gsize) s->w * s->h);
+  GeglBuffer *buf = gimp_drawable_get_buffer (drawable);
+  gegl_buffer_get (buf, &all, 1.0, work, s->work, GEGL_AUTO_ROWSTRIDE,
+                   GEGL_ABYSS_NONE);
+  gegl_buffer_get (buf, &all, 1.0, native, s->native, GEGL_AUTO_ROWSTRIDE,
+                   GEGL_ABYSS_NONE);
+  g_object_unref (buf);
+
+  gint32 image = gimp_item_get_image (drawable);
+  gint ox = 0, oy = 0;
+  gimp_drawable_offsets (drawable, &ox, &oy);
+  if (gimp_selection_is_empty (image)
+      || drawable == gimp_image_get_selection (image))
+    {
+      for (gsize i = 0; i < (gsize) s->w * s->h; i++)
+        s->mask[i] = 1.0f;
+      return;
+    }
+  GeglBuffer *sel = gimp_drawable_get_buffer (gimp_image_get_selection (image));
+  GeglRectangle r = { ox, oy, s->w, s->h };
+  gegl_buffer_get (sel, &r, 1.0, babl_format ("Y float"), s->mask,
+                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  g_object_unref (sel);
+}
+
+static gboolean
+save (const gchar *file, const snapshot *s)
+{
+  FILE *f = fopen (file, "wb");
+  gboolean ok = f != NULL;
+  gint hdr[4] = { s->w, s->h, s->c, s->bpp };
+  gsize n = (gsize) s->w * s->h;
+  ok = ok && fwrite (hdr, sizeof hdr, 1, f) == 1
+       && fwrite (s->work, sizeof (gfloat) * s->c, n, f) == n
+       && fwrite (s->native, s->bpp, n, f) == n
+       && fwrite (s->mask, sizeof (gfloat), n, f) == n;
+  if (f)
+    ok = (fclose (f) == 0) && ok;
+  return ok;
+}
+
+static gboolean
+load (const gchar *file, snapshot *s)
+{
+  FILE *f = fopen (file, "rb");
+  gint hdr[4];
+  gboolean ok = f && fread (hdr, sizeof hdr, 1, f) == 1;
+  if (ok)
+    {
+      s->w = hdr[0]; s->h = hdr[1]; s->c = hdr[2]; s->bpp = hdr[3];
+      gsize n = (gsize) s->w * s->h;
+      s->work = g_new (gfloat, n * s->c);
+      s->native = g_new (guint8, n * s->bpp);
+      s->mask = g_new (gfloat, n);
+      ok = fread (s->work, sizeof (gfloat) * s->c, n, f) == n
+           && fread (s->native, s->bpp, n, f) == n
+           && fread (s->mask, sizeof (gfloat), n, f) == n;
+    }
+  if (f)
+    fclose (f);
+  return ok;
+}
+
+static double
+half_to_double (guint16 h)
+{
+  int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  double v = e == 0 ? ldexp (m, -24)
+             : e == 31 ? (m ? NAN : INFINITY)
+             : ldexp (m + 1024, e - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+/* One component of a native pixel as a double, and the size of one
+ * quantisation step of that component type there. */
+static double
+component (const Babl *type, const guint8 *p, double *step)
+{
+  const char *t = babl_get_name (type);
+  if (!strcmp (t, "u8"))
+    {
+      *step = 1.0;
+      return *p;
+    }
+  if (!strcmp (t, "u16"))
+    {
+      guint16 v;
+      memcpy (&v, p, 2);
+      *step = 1.0;
+      return v;
+    }
+  if (!strcmp (t, "u32"))
+    {
+      guint32 v;
+      memcpy (&v, p, 4);
+      *step = 65537.0;   /* u32 carries no more than float precision */
+      return v;
+    }
+  if (!strcmp (t, "half"))
+    {
+      guint16 v;
+      memcpy (&v, p, 2);
+      double d = half_to_double (v);
+      *step = ldexp (1.0, -10) * fmax (fabs (d), ldexp (1.0, -14));
+      return d;
+    }
+  float v;
+  memcpy (&v, p, 4);
+  *step = 2e-5 * fmax (fabs (v), 1.0);
+  return v;
+}
+
+/* Max difference in quantisation steps between two native images;
+ * colour components are ignored where alpha is 0 (undefined there). */
+static double
+native_diff_steps (gint32 drawable, const guint8 *a, const guint8 *b,
+                   gsize n, gchar **where)
+{
+  const Babl *native = gimp_drawable_get_format (drawable);
+  gint nc = babl_format_get_n_components (native);
+  gint bpp = babl_format_get_bytes_per_pixel (native);
+  gint cb = bpp / nc;
+  gboolean alpha = babl_format_has_alpha (native);
+  const Babl *type = babl_format_get_type (native, 0);
+  double worst = 0.0;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      const guint8 *pa = a + i * bpp, *pb = b + i * bpp;
+      double step;
+      double alpha_a = alpha ? component (type, pa + cb * (nc - 1), &step) : 1;
+      double alpha_b = alpha ? component (type, pb + cb * (nc - 1), &step) : 1;
+      for (gint k = 0; k < nc; k++)
+        {
+          if (alpha && k < nc - 1 && (alpha_a == 0.0 || alpha_b == 0.0))
+            continue;
+          double sa, sb;
+          double va = component (type, pa + cb * k, &sa);
+          double vb = component (type, pb + cb * k, &sb);
+          double d = fabs (va - vb) / fmax (sa, sb);
+          if (!(d <= worst))
+            {
+              worst = isnan (d) ? INFINITY : d;
+              g_free (*where);
+              *where = g_strdup_printf ("pixel (%zu) component %d: %g, "
+                                        "expected %g", i, k, va, vb);
+            }
+        }
+    }
+  return worst;
+}
+
+static gboolean
+verify (gint32 drawable, const gchar *file, gint mode, gdouble sx, gdouble sy,
+        gchar **message)
+{
+  snapshot before = { 0 }, now = { 0 };
+  gboolean ok = FALSE;
+  gchar *where = NULL;
+  if (!load (file, &before))
+    {
+      *message = g_strdup_printf ("cannot read snapshot %s", file);
+      return FALSE;
+    }
+  read_drawable (drawable, &now);
+  gsize n = (gsize) now.w * now.h;
+  if (now.w != before.w || now.h != before.h || now.bpp != before.bpp)
+    {
+      *message = g_strdup ("drawable size or format changed");
+      goto out;
+    }
+  if (mode == 1)
+    {
+      ok = memcmp (now.native, before.native, n * now.bpp) == 0;
+      *message = g_strdup (ok ? "unchanged" : "drawable changed");
+      goto out;
+    }
+  if (mode == 2)
+    {
+      /* Pure red wherever there is coverage: linear premultiplied G and B
+       * are 0 and R equals alpha. */
+      double worst = 0.0;
+      for (gsize i = 0; i < n; i++)
+        {
+          const gfloat *p = now.work + i * now.c;
+          double a = p[3];
+          double d = fmax (fabs (p[1]), fabs (p[2]));
+          d = fmax (d, fabs (p[0] - a));
+          if (a > 0 && d > worst)
+            worst = d;
+        }
+      ok = worst <= 1e-4;
+      *message = g_strdup_printf ("worst deviation from pure red %.3g", worst);
+      goto out;
+    }
+
+  /* Mode 0: the engine's blur of the whole snapshot, then the selection. */
+  gb_params p;
+  gb_params_init (&p);
+  p.algorithm = GB_ALGO_FIR;
+  p.backend = GB_BACKEND_CPU;
+  p.sigma_x = sx;
+  p.sigma_y = sy;
+  gfloat *blurred = g_new (gfloat, n * before.c);
+  gb_image in = { before.work, before.w, before.h, before.c,
+                  (size_t) before.w * before.c };
+  gb_image out = { blurred, before.w, before.h, before.c,
+                   (size_t) before.w * before.c };
+  gb_status st = gb_blur (&p, &in, &out, NULL, NULL, NULL);
+  if (st != GB_OK)
+    {
+      *message = g_strdup_printf ("engine: %s", gb_status_message (st));
+      g_free (blurred);
+      goto out;
+    }
+  /* The expected drawable in its own format: blurred inside the
+   * selection, the snapshot outside; partly selected pixels take the
+   * actual value (GIMP's blend there is not what is under test). */
+  const Babl *native = gimp_drawable_get_format (drawable);
+  const Babl *work = expected_work_format (drawable, &now.c);
+  guint8 *expect = g_new (guint8, n * now.bpp);
+  babl_process (babl_fish (work, native), blurred, expect, n);
+  gsize inside = 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      guint8 *e = expect + i * now.bpp;
+      if (before.mask[i] == 0.0f)
+        memcpy (e, before.native + i * now.bpp, now.bpp);
+      else if (before.mask[i] != 1.0f)
+        memcpy (e, now.native + i * now.bpp, now.bpp);
+      else
+        inside++;
+    }
+  double steps = native_diff_steps (drawable, now.native, expect, n, &where);
+  ok = steps <= 1.0 && inside > 0;
+  *message = g_strdup_printf ("%zu pixels blurred, worst difference %.3g "
+                              "quantisation steps%s%s", inside, steps,
+                              where ? " at " : "", where ? where : "");
+  g_free (expect);
+  g_free (blurred);
+out:
+  g_free (where);
+  snapshot_free (&before);
+  snapshot_free (&now);
+  return ok;
+}
+
+static void
+run (const gchar *name, gint nparams, const GimpParam *param,
+     gint *nreturn_vals, GimpParam **return_vals)
+{
+  static GimpParam values[3];
+  static gchar *message;
+  gint32 drawable = param[2].data.d_drawable;
+
+  gegl_init (NULL, NULL);
+  g_free (message);
+  message = NULL;
+  *return_vals = values;
+  values[0].type = GIMP_PDB_STATUS;
+  values[0].data.d_status = GIMP_PDB_SUCCESS;
+  *nreturn_vals = 1;
+
+  if (!strcmp (name, SNAPSHOT_PROC) && nparams == 4)
+    {
+      snapshot s = { 0 };
+      read_drawable (drawable, &s);
+      if (!save (param[3].data.d_string, &s))
+        values[0].data.d_status = GIMP_PDB_EXECUTION_ERROR;
+      snapshot_free (&s);
+    }
+  else if (!strcmp (name, VERIFY_PROC) && nparams == 7)
+    {
+      gboolean ok = verify (drawable, param[3].data.d_string,
+                            param[4].data.d_int32, param[5].data.d_float,
+                            param[6].data.d_float, &message);
+      values[1].type = GIMP_PDB_INT32;
+      values[1].data.d_int32 = ok;
+      values[2].type = GIMP_PDB_STRING;
+      values[2].data.d_string = message;
+      *nreturn_vals = 3;
+    }
+  else
+    values[0].data.d_status = GIMP_PDB_CALLING_ERROR;
+}

@@ -1,0 +1,227 @@
+; Script-Fu tests of plug-in-cudablur through real GIMP in batch mode.
+; run-batch-tests.sh loads this file and calls (cudablur-run-tests ...).
+; Each case snapshots the drawable with the test helper plug-in, runs
+; plug-in-cudablur and lets the helper compare the drawable with the
+; engine's blur of the snapshot, in the drawable's own precision.
+
+(define cb-passed 0)
+(define cb-failed 0)
+(define cb-tmp "/tmp")
+(define cb-data ".")
+(define cb-expected-device 2)
+
+(define (cb-report ok what msg)
+  (if ok (set! cb-passed (+ cb-passed 1)) (set! cb-failed (+ cb-failed 1)))
+  (gimp-message (string-append (if ok "PASS: " "FAIL: ") what " -- " msg)))
+
+(define (cb-snap img d)
+  (plug-in-cudablur-test-snapshot RUN-NONINTERACTIVE img d
+                                  (string-append cb-tmp "/snapshot")))
+
+(define (cb-verify img d mode sx sy what)
+  (let ((r (plug-in-cudablur-test-verify RUN-NONINTERACTIVE img d
+                                         (string-append cb-tmp "/snapshot")
+                                         mode sx sy)))
+    (cb-report (= (car r) 1) what (cadr r))))
+
+; Blur with the FIR on the automatic device; checks device-used.
+(define (cb-blur img d sx sy what)
+  (let ((dev (car (plug-in-cudablur RUN-NONINTERACTIVE img d 1 sx sy
+                                    50.0 2 2.0 0))))
+    (cb-report (or (= dev cb-expected-device) (= cb-expected-device 0))
+               (string-append what ": device-used")
+               (number->string dev))))
+
+; Runs thunk; an uncaught Script-Fu error counts as a failure.
+(define (cb-case what thunk)
+  (if (catch #t (begin (thunk) #f))
+      (cb-report #f what "Script-Fu error")))
+
+(define (cb-load name)
+  (car (gimp-file-load RUN-NONINTERACTIVE (string-append cb-data "/" name)
+                       name)))
+
+(define (cb-layer img) (car (gimp-image-get-active-layer img)))
+
+(define (cb-set-precision img precision)
+  (if (not (= (car (gimp-image-get-precision img)) precision))
+      (gimp-image-convert-precision img precision)))
+
+; A transparent hole, so alpha varies across the blur.
+(define (cb-punch-hole img layer)
+  (gimp-layer-add-alpha layer)
+  (gimp-image-select-ellipse img CHANNEL-OP-REPLACE 140 120 150 110)
+  (gimp-edit-clear layer)
+  (gimp-selection-none img))
+
+(define (cb-precision-name p)
+  (cond ((= p PRECISION-U8-GAMMA) "8-bit perceptual")
+        ((= p PRECISION-U16-LINEAR) "16-bit linear")
+        ((= p PRECISION-FLOAT-LINEAR) "32-bit float linear")
+        ((= p PRECISION-HALF-GAMMA) "16-bit float perceptual")
+        ((= p PRECISION-U32-LINEAR) "32-bit integer linear")
+        (else (number->string p))))
+
+; One photograph in one mode and precision, blurred inside a rectangle.
+(define (cb-photo-case file grey alpha precision sx sy)
+  (let* ((what (string-append file (if grey " GRAY" " RGB") (if alpha "A" "")
+                              " " (cb-precision-name precision)))
+         (img (cb-load file)))
+    (cb-case what
+      (lambda ()
+        (if grey (if (= (car (gimp-image-base-type img)) RGB)
+                     (gimp-image-convert-grayscale img)))
+        (if (not grey) (if (= (car (gimp-image-base-type img)) GRAY)
+                           (gimp-image-convert-rgb img)))
+        (cb-set-precision img precision)
+        (if alpha (cb-punch-hole img (cb-layer img)))
+        (gimp-image-select-rectangle img CHANNEL-OP-REPLACE 60 40 330 300)
+        (cb-snap img (cb-layer img))
+        (cb-blur img (cb-layer img) sx sy what)
+        (cb-verify img (cb-layer img) 0 sx sy what)))
+    (gimp-image-delete img)))
+
+; A generated image (plasma) without selection, whole layer blurred.
+(define (cb-plasma-case precision)
+  (let* ((what (string-append "plasma " (cb-precision-name precision)))
+         (img (car (gimp-image-new 300 200 RGB)))
+         (layer (car (gimp-layer-new img 300 200 RGB-IMAGE "plasma" 100
+                                     LAYER-MODE-NORMAL))))
+    (cb-case what
+      (lambda ()
+        (gimp-image-insert-layer img layer 0 0)
+        (plug-in-plasma RUN-NONINTERACTIVE img layer 4242 3.0)
+        (cb-set-precision img precision)
+        (set! layer (cb-layer img))
+        (cb-snap img layer)
+        (cb-blur img layer 6.0 0.0 what)
+        (cb-verify img layer 0 6.0 0.0 what)))
+    (gimp-image-delete img)))
+
+; A layer smaller than the image with offsets, a selection that covers
+; part of it; then a selection that misses it (nothing may change).
+(define (cb-offset-case)
+  (let* ((img (cb-load "coffee.ppm"))
+         (layer (car (gimp-layer-new img 220 160 RGBA-IMAGE "small" 100
+                                     LAYER-MODE-NORMAL))))
+    (cb-case "layer with offsets"
+      (lambda ()
+        (gimp-image-insert-layer img layer 0 0)
+        (gimp-layer-set-offsets layer 150 90)
+        (plug-in-plasma RUN-NONINTERACTIVE img layer 99 4.0)
+        (gimp-image-select-rectangle img CHANNEL-OP-REPLACE 100 120 200 200)
+        (cb-snap img layer)
+        (cb-blur img layer 4.0 4.0 "layer with offsets")
+        (cb-verify img layer 0 4.0 4.0 "layer with offsets")
+        (gimp-image-select-rectangle img CHANNEL-OP-REPLACE 0 0 100 60)
+        (cb-snap img layer)
+        (plug-in-cudablur RUN-NONINTERACTIVE img layer 1 4.0 4.0 50.0 2 2.0 0)
+        (cb-verify img layer 1 0 0 "selection missing the layer")))
+    (gimp-image-delete img)))
+
+(define (cb-mask-and-channel-case)
+  (let* ((img (cb-load "astronaut.ppm"))
+         (layer (cb-layer img)))
+    (cb-case "layer mask"
+      (lambda ()
+        (gimp-layer-add-alpha layer)
+        (let ((mask (car (gimp-layer-create-mask layer ADD-MASK-COPY))))
+          (gimp-layer-add-mask layer mask)
+          (cb-snap img mask)
+          (cb-blur img mask 5.0 5.0 "layer mask")
+          (cb-verify img mask 0 5.0 5.0 "layer mask"))))
+    (cb-case "channel"
+      (lambda ()
+        (let ((chan (car (gimp-channel-new img 512 512 "test" 50 '(0 0 255)))))
+          (gimp-image-insert-channel img chan 0 0)
+          (gimp-image-select-ellipse img CHANNEL-OP-REPLACE 100 100 300 200)
+          (gimp-edit-fill chan FILL-WHITE)
+          (gimp-selection-none img)
+          (cb-snap img chan)
+          (cb-blur img chan 7.0 3.0 "channel")
+          (cb-verify img chan 0 7.0 3.0 "channel"))))
+    (gimp-image-delete img)))
+
+; An opaque red square on transparency keeps pure red at its blurred edge.
+(define (cb-red-square-case precision)
+  (let* ((what (string-append "red square " (cb-precision-name precision)))
+         (img (car (gimp-image-new 64 64 RGB)))
+         (layer (car (gimp-layer-new img 64 64 RGBA-IMAGE "red" 100
+                                     LAYER-MODE-NORMAL))))
+    (cb-case what
+      (lambda ()
+        (gimp-image-insert-layer img layer 0 0)
+        (gimp-drawable-fill layer FILL-TRANSPARENT)
+        (gimp-image-select-rectangle img CHANNEL-OP-REPLACE 16 16 32 32)
+        (gimp-context-set-foreground '(255 0 0))
+        (gimp-edit-fill layer FILL-FOREGROUND)
+        (gimp-selection-none img)
+        (cb-set-precision img precision)
+        (set! layer (cb-layer img))
+        (cb-snap img layer)
+        (cb-blur img layer 4.0 4.0 what)
+        (cb-verify img layer 2 0 0 what)))
+    (gimp-image-delete img)))
+
+; Each bad argument is refused with a calling error and changes nothing.
+; run-batch-tests.sh checks that GIMP printed a message naming it.
+(define (cb-bad-case what img d args)
+  (cb-snap img d)
+  (let ((refused (catch #t
+                   (begin (apply plug-in-cudablur
+                                 (append (list RUN-NONINTERACTIVE img d) args))
+                          #f))))
+    (cb-report refused (string-append "refuses " what)
+               (if refused "calling error" "accepted"))
+    (cb-verify img d 1 0 0 (string-append "unchanged after " what))))
+
+(define (cb-bad-arguments-case)
+  (let* ((img (cb-load "coffee.ppm"))
+         (d (cb-layer img))
+         (other (cb-load "camera.pgm")))
+    (cb-bad-case "algorithm 7" img d '(7 2.0 2.0 50.0 2 2.0 0))
+    (cb-bad-case "algorithm -1" img d '(-1 2.0 2.0 50.0 2 2.0 0))
+    (cb-bad-case "std-dev-x -1" img d '(1 -1.0 2.0 50.0 2 2.0 0))
+    (cb-bad-case "std-dev-x 1501" img d '(1 1501.0 2.0 50.0 2 2.0 0))
+    (cb-bad-case "std-dev-y -0.5" img d '(1 2.0 -0.5 50.0 2 2.0 0))
+    (cb-bad-case "range-sigma 0" img d '(5 2.0 2.0 0.0 2 2.0 0))
+    (cb-bad-case "iterations 0" img d '(5 2.0 2.0 50.0 0 2.0 0))
+    (cb-bad-case "iterations 11" img d '(6 2.0 2.0 50.0 11 2.0 0))
+    (cb-bad-case "kappa -1" img d '(6 2.0 2.0 50.0 2 -1.0 0))
+    (cb-bad-case "kappa 10.5" img d '(6 2.0 2.0 50.0 2 10.5 0))
+    (cb-bad-case "device 3" img d '(1 2.0 2.0 50.0 2 2.0 3))
+    (cb-bad-case "device -1" img d '(1 2.0 2.0 50.0 2 2.0 -1))
+    (cb-bad-case "drawable of another image" other d
+                 '(1 2.0 2.0 50.0 2 2.0 0))
+    (gimp-image-convert-indexed img CONVERT-DITHER-NONE
+                                CONVERT-PALETTE-GENERATE 64 FALSE FALSE "")
+    (set! d (cb-layer img))
+    (let ((refused (catch #t (begin (plug-in-cudablur RUN-NONINTERACTIVE img d
+                                                      1 2.0 2.0 50.0 2 2.0 0)
+                                    #f))))
+      (cb-report refused "refuses an indexed image"
+                 (if refused "calling error" "accepted")))
+    (gimp-image-delete img)
+    (gimp-image-delete other)))
+
+(define (cudablur-run-tests tmp data expected-device)
+  (set! cb-tmp tmp)
+  (set! cb-data data)
+  (set! cb-expected-device expected-device)
+  (for-each
+    (lambda (precision)
+      (cb-photo-case "astronaut.ppm" #f #f precision 3.0 2.0)
+      (cb-photo-case "astronaut.ppm" #f #t precision 5.0 5.0)
+      (cb-photo-case "camera.pgm" #t #f precision 2.5 4.0)
+      (cb-photo-case "camera.pgm" #t #t precision 6.0 1.0)
+      (cb-plasma-case precision)
+      (cb-red-square-case precision))
+    (list PRECISION-U8-GAMMA PRECISION-U16-LINEAR PRECISION-FLOAT-LINEAR))
+  (cb-photo-case "coffee.ppm" #f #t PRECISION-HALF-GAMMA 4.0 4.0)
+  (cb-photo-case "coffee.ppm" #f #f PRECISION-U32-LINEAR 2.0 2.0)
+  (cb-offset-case)
+  (cb-mask-and-channel-case)
+  (cb-bad-arguments-case)
+  (gimp-message (string-append "cudablur: "
+                               (number->string cb-passed) " passed, "
+                               (number->string cb-failed) " failed")))

@@ -65,14 +65,14 @@ init_locked (void)
   long best_score = -1;
   cudaDeviceProp prop;
 
-  if (ctx.ready)
-    return GB_OK;
   if (gb_fault_at ("probe"))
     {
       snprintf (last_error, sizeof last_error, "no usable CUDA device "
                 "(GB_CUDA_FAULT=probe)");
       return GB_ERR_CUDA_NO_DEVICE;
     }
+  if (ctx.ready)
+    return GB_OK;
   cudaError_t e = cudaGetDeviceCount (&n);
   if (e != cudaSuccess || n == 0)
     {
@@ -203,7 +203,8 @@ sync_all (void)
 gb_status
 upload_and_h (job *j, int n_bands, float **result)
 {
-  const int do_x = j->p->sigma_x > 0.0, do_y = j->p->sigma_y > 0.0;
+  /* The fused kernel does both passes after the upload. */
+  const int do_x = j->p->sigma_x > 0.0 && !gb_fir_fusable (&j->plan);
   const size_t row_bytes = j->row_floats * sizeof (float);
   for (int i = 0; i < n_bands; i++)
     {
@@ -232,7 +233,6 @@ upload_and_h (job *j, int n_bands, float **result)
     }
   GB_CUDA_TRY (cudaGetLastError (), GB_ERR_CUDA_LAUNCH);
   *result = do_x ? ctx.d_b : ctx.d_a;
-  (void) do_y;
   return sync_all ();
 }
 
@@ -242,6 +242,7 @@ gb_status
 v_and_download (job *j, int n_bands, float *input)
 {
   const size_t row_bytes = j->row_floats * sizeof (float);
+  const int fused = gb_fir_fusable (&j->plan);
   float *out = input == ctx.d_a ? ctx.d_b : ctx.d_a;
   if (!(j->p->sigma_y > 0.0))
     out = input;
@@ -250,10 +251,11 @@ v_and_download (job *j, int n_bands, float *input)
       int r0, r1;
       band (j, i, &r0, &r1);
       cudaStream_t s = ctx.streams[i % N_STREAMS];
-      if (j->p->sigma_y > 0.0)
+      if (fused || j->p->sigma_y > 0.0)
         {
-          gb_status st = gb_fir_v (&j->plan, input, out, j->w, j->h, j->c,
-                                   r0, r1, s);
+          gb_status st = fused
+            ? gb_fir_fused (&j->plan, input, out, j->w, j->h, j->c, r0, r1, s)
+            : gb_fir_v (&j->plan, input, out, j->w, j->h, j->c, r0, r1, s);
           if (st != GB_OK)
             return st;
         }
@@ -464,10 +466,15 @@ gb_cuda_bench_kernels (const gb_params *params, int w, int h, int c, int reps,
   for (int r = -1; r < reps && st == GB_OK; r++)   /* r = -1: warm-up */
     {
       cudaEventRecord (e0, 0);
-      if (params->sigma_x > 0)
-        st = gb_fir_h (&plan, a, b, w, h, c, 0, h, 0);
-      if (st == GB_OK && params->sigma_y > 0)
-        st = gb_fir_v (&plan, b, a, w, h, c, 0, h, 0);
+      if (gb_fir_fusable (&plan))
+        st = gb_fir_fused (&plan, a, b, w, h, c, 0, h, 0);
+      else
+        {
+          if (params->sigma_x > 0)
+            st = gb_fir_h (&plan, a, b, w, h, c, 0, h, 0);
+          if (st == GB_OK && params->sigma_y > 0)
+            st = gb_fir_v (&plan, b, a, w, h, c, 0, h, 0);
+        }
       cudaEventRecord (e1, 0);
       float ms = 0.f;
       if (st == GB_OK && (cudaEventSynchronize (e1) != cudaSuccess

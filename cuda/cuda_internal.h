@@ -39,6 +39,13 @@ void gb_fir_plan_free (gb_fir_plan *plan);
 
 gb_status gb_fir_h (const gb_fir_plan *plan, const float *d_src, float *d_dst,
                     int w, int h, int c, int row0, int row1, cudaStream_t s);
+/* Both passes in one kernel for small radii: reads src rows anywhere,
+ * writes dst rows [row0, row1).  Only when gb_fir_fusable. */
+#define GB_FUSED_RMAX 8
+int gb_fir_fusable (const gb_fir_plan *plan);
+gb_status gb_fir_fused (const gb_fir_plan *plan, const float *d_src,
+                        float *d_dst, int w, int h, int c, int row0, int row1,
+                        cudaStream_t s);
 gb_status gb_fir_v (const gb_fir_plan *plan, const float *d_src, float *d_dst,
                     int w, int h, int c, int row0, int row1, cudaStream_t s);
 

@@ -49,22 +49,25 @@ typedef struct
   int rows_per_item;
 } fir_pass;
 
-/* out[i] = t0 * centre[i] + sum_k tk * (centre[i - k*step] + centre[i + k*step]) */
+/* out[i] = sum over k = -radius..radius of taps[|k|] * rows[radius + k][i],
+ * summed in that order, from the far left tap to the far right one.  The
+ * GPU kernels sum in the same order, so the two backends agree to a few
+ * ulps (a symmetric t * (a + b) form would halve the multiplications but
+ * round differently from the GPU's). */
 static void
 fir_accumulate (float *restrict out, const float *restrict const *rows,
                 const float *restrict taps, int radius, size_t n)
 {
-  const float *restrict c = rows[radius];
-  const float t0 = taps[0];
+  const float *restrict first = rows[0];
+  const float t_first = taps[radius];
   for (size_t i = 0; i < n; i++)
-    out[i] = t0 * c[i];
-  for (int k = 1; k <= radius; k++)
+    out[i] = t_first * first[i];
+  for (int k = 1; k <= 2 * radius; k++)
     {
-      const float *restrict a = rows[radius - k];
-      const float *restrict b = rows[radius + k];
-      const float t = taps[k];
+      const float *restrict a = rows[k];
+      const float t = taps[k < radius ? radius - k : k - radius];
       for (size_t i = 0; i < n; i++)
-        out[i] += t * (a[i] + b[i]);
+        out[i] += t * a[i];
     }
 }
 

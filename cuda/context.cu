@@ -24,7 +24,7 @@ struct context
   int device;
   char name[200];
   cudaStream_t streams[N_STREAMS];
-  float *d_a, *d_b;        /* image and intermediate */
+  float *d_a, *d_b, *d_c;  /* image and intermediates */
   size_t d_bytes;
   float *h_stage;          /* pinned staging for the whole image */
   size_t h_bytes;
@@ -53,6 +53,7 @@ release_locked (void)
       cudaStreamDestroy (ctx.streams[i]);
   cudaFree (ctx.d_a);
   cudaFree (ctx.d_b);
+  cudaFree (ctx.d_c);
   cudaFreeHost (ctx.h_stage);
   ctx = context {};
 }
@@ -126,8 +127,10 @@ init_locked (void)
   return GB_OK;
 }
 
+/* Device buffers a, b (and c when three are asked for) of `bytes` each,
+ * and pinned staging for the whole image, kept between calls. */
 gb_status
-ensure_buffers (size_t bytes)
+ensure_buffers (size_t bytes, int three)
 {
   if (gb_fault_at ("alloc"))
     return gb_cuda_fail (cudaErrorMemoryAllocation, GB_ERR_CUDA_NO_MEMORY,
@@ -136,12 +139,16 @@ ensure_buffers (size_t bytes)
     {
       cudaFree (ctx.d_a);
       cudaFree (ctx.d_b);
-      ctx.d_a = ctx.d_b = nullptr;
+      cudaFree (ctx.d_c);
+      ctx.d_a = ctx.d_b = ctx.d_c = nullptr;
       ctx.d_bytes = 0;
       GB_CUDA_TRY (cudaMalloc ((void **) &ctx.d_a, bytes), GB_ERR_CUDA_NO_MEMORY);
       GB_CUDA_TRY (cudaMalloc ((void **) &ctx.d_b, bytes), GB_ERR_CUDA_NO_MEMORY);
       ctx.d_bytes = bytes;
     }
+  if (three && !ctx.d_c)
+    GB_CUDA_TRY (cudaMalloc ((void **) &ctx.d_c, ctx.d_bytes),
+                 GB_ERR_CUDA_NO_MEMORY);
   if (ctx.h_bytes < bytes)
     {
       cudaFreeHost (ctx.h_stage);
@@ -277,7 +284,7 @@ gb_status
 run_fir_locked (job *j)
 {
   const size_t bytes = j->row_floats * (size_t) j->h * sizeof (float);
-  gb_status st = ensure_buffers (bytes);
+  gb_status st = ensure_buffers (bytes, 0);
   if (st != GB_OK)
     return st;
   st = gb_fir_plan_make (&j->plan, j->p);
@@ -319,6 +326,74 @@ run_fir_locked (job *j)
       j->report->seconds_download = t3 - t2;
     }
   return GB_OK;
+}
+
+/* Recursive filters need the whole image on the device: upload it (the
+ * CPU stages one band while the previous one is copied), filter, download,
+ * and only then write dst. */
+gb_status
+run_recursive_locked (job *j)
+{
+  const size_t row_bytes = j->row_floats * sizeof (float);
+  const size_t bytes = row_bytes * (size_t) j->h;
+  gb_status st = ensure_buffers (bytes, 1);
+  if (st != GB_OK)
+    return st;
+  j->band_rows = (int) (BAND_BYTES / row_bytes);
+  j->band_rows = j->band_rows < 1 ? 1 : (j->band_rows > j->h ? j->h : j->band_rows);
+  int n_bands = (j->h + j->band_rows - 1) / j->band_rows;
+  cudaStream_t s = ctx.streams[0];
+
+  double t0 = now ();
+  for (int i = 0; i < n_bands; i++)
+    {
+      int r0, r1;
+      band (j, i, &r0, &r1);
+      float *stage = ctx.h_stage + (size_t) r0 * j->row_floats;
+      for (int y = r0; y < r1; y++)
+        memcpy (stage + (size_t) (y - r0) * j->row_floats,
+                j->src->data + (size_t) y * j->src->stride, row_bytes);
+      if ((st = copy_fault ()) != GB_OK)
+        return st;
+      GB_CUDA_TRY (cudaMemcpyAsync (ctx.d_a + (size_t) r0 * j->row_floats,
+                                    stage, row_bytes * (r1 - r0),
+                                    cudaMemcpyHostToDevice, s),
+                   GB_ERR_CUDA_COPY);
+    }
+  GB_CUDA_TRY (cudaStreamSynchronize (s), GB_ERR_CUDA_COPY);
+  if (report_progress (j, 0.3))
+    return GB_ERR_CANCELLED;
+  double t1 = now ();
+  float *result = nullptr;
+  st = gb_recursive_run (j->p, ctx.d_a, ctx.d_b, ctx.d_c, j->w, j->h, j->c, s,
+                         &result);
+  if (st != GB_OK)
+    return st;
+  if (report_progress (j, 0.7))
+    return GB_ERR_CANCELLED;
+  double t2 = now ();
+  if ((st = copy_fault ()) != GB_OK)
+    return st;
+  GB_CUDA_TRY (cudaMemcpyAsync (ctx.h_stage, result, bytes,
+                                cudaMemcpyDeviceToHost, s), GB_ERR_CUDA_COPY);
+  GB_CUDA_TRY (cudaStreamSynchronize (s), GB_ERR_CUDA_COPY);
+  for (int y = 0; y < j->h; y++)
+    memcpy (j->dst->data + (size_t) y * j->dst->stride,
+            ctx.h_stage + (size_t) y * j->row_floats, row_bytes);
+  double t3 = now ();
+  if (j->report)
+    {
+      j->report->seconds_upload = t1 - t0;
+      j->report->seconds_compute = t2 - t1;
+      j->report->seconds_download = t3 - t2;
+    }
+  return GB_OK;
+}
+
+int
+is_recursive (gb_algorithm a)
+{
+  return a == GB_ALGO_YVRG || a == GB_ALGO_YVRG_TWO_WAY || a == GB_ALGO_DERICHE;
 }
 
 } // namespace
@@ -369,7 +444,7 @@ gb_cuda_probe (char *name, size_t size)
 extern "C" int
 gb_cuda_supports (gb_algorithm algorithm)
 {
-  return algorithm == GB_ALGO_FIR;
+  return algorithm == GB_ALGO_FIR || is_recursive (algorithm);
 }
 
 extern "C" gb_status
@@ -402,6 +477,8 @@ gb_cuda_run (const gb_params *params, const gb_image *src, const gb_image *dst,
       cudaSetDevice (ctx.device);
       if (params->algorithm == GB_ALGO_FIR)
         st = run_fir_locked (&j);
+      else if (is_recursive (params->algorithm))
+        st = run_recursive_locked (&j);
       else
         st = GB_ERR_NOT_AVAILABLE;
       if (st != GB_OK && st != GB_ERR_CANCELLED && st != GB_ERR_NOT_AVAILABLE)
@@ -451,12 +528,17 @@ gb_cuda_bench_kernels (const gb_params *params, int w, int h, int c, int reps,
   size_t bytes = (size_t) w * h * c * sizeof (float);
   if (!t)
     return GB_ERR_NO_MEMORY;
+  const int rec = is_recursive (params->algorithm);
+  float *c3 = nullptr;
+  plan = gb_fir_plan {};
   if ((st = gb_cuda_probe (nullptr, 0)) != GB_OK
-      || (st = gb_fir_plan_make (&plan, params)) != GB_OK)
+      || (!rec && (st = gb_fir_plan_make (&plan, params)) != GB_OK))
     {
       free (t);
       return st;
     }
+  if (rec && cudaMalloc ((void **) &c3, bytes) != cudaSuccess)
+    st = GB_ERR_CUDA_NO_MEMORY;
   if (cudaMalloc ((void **) &a, bytes) != cudaSuccess
       || cudaMalloc ((void **) &b, bytes) != cudaSuccess
       || cudaMemset (a, 0x3c, bytes) != cudaSuccess
@@ -466,7 +548,12 @@ gb_cuda_bench_kernels (const gb_params *params, int w, int h, int c, int reps,
   for (int r = -1; r < reps && st == GB_OK; r++)   /* r = -1: warm-up */
     {
       cudaEventRecord (e0, 0);
-      if (gb_fir_fusable (&plan))
+      if (rec)
+        {
+          float *res;
+          st = gb_recursive_run (params, a, b, c3, w, h, c, 0, &res);
+        }
+      else if (gb_fir_fusable (&plan))
         st = gb_fir_fused (&plan, a, b, w, h, c, 0, h, 0);
       else
         {
@@ -489,6 +576,7 @@ gb_cuda_bench_kernels (const gb_params *params, int w, int h, int c, int reps,
   cudaEventDestroy (e1);
   cudaFree (a);
   cudaFree (b);
+  cudaFree (c3);
   gb_fir_plan_free (&plan);
   free (t);
   return st;

@@ -46,6 +46,13 @@ int gb_fir_fusable (const gb_fir_plan *plan);
 gb_status gb_fir_fused (const gb_fir_plan *plan, const float *d_src,
                         float *d_dst, int w, int h, int c, int row0, int row1,
                         cudaStream_t s);
+/* Young-van Vliet, two-way or Deriche on device buffers: the image in a
+ * (contiguous rows), b and c of the same size as scratch; *result is the
+ * buffer (a or b) that holds the blurred image.  Synchronises stream s. */
+gb_status gb_recursive_run (const gb_params *params, float *a, float *b,
+                            float *c, int w, int h, int channels,
+                            cudaStream_t s, float **result);
+
 gb_status gb_fir_v (const gb_fir_plan *plan, const float *d_src, float *d_dst,
                     int w, int h, int c, int row0, int row1, cudaStream_t s);
 

@@ -34,7 +34,10 @@ int
 gb_cuda_supports (gb_algorithm algorithm)
 {
   /* The simulated device of fault injection "runs" what the GPU will. */
-  return algorithm == GB_ALGO_FIR && gb_fault_status () != GB_OK;
+  return (algorithm == GB_ALGO_FIR || algorithm == GB_ALGO_YVRG
+          || algorithm == GB_ALGO_YVRG_TWO_WAY
+          || algorithm == GB_ALGO_DERICHE)
+         && gb_fault_status () != GB_OK;
 }
 
 void

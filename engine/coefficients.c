@@ -1,8 +1,12 @@
 /* Filter coefficients shared by the CPU and CUDA backends: one truth.
- * FIR taps here; the recursive filters' constants join this file. */
+ * FIR taps, Young-van Vliet with its Triggs-Sdika boundary matrix, and
+ * Deriche. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "gblur.h"
+#include "recursive.h"
 
 int
 gb_fir_radius (double sigma)
@@ -63,4 +67,150 @@ gb_fir_taps_incremental (double sigma, double *taps, int radius)
     }
   normalise_symmetric (taps, radius);
   return radius;
+}
+
+/* ------------------------------------------------------ Young-van Vliet */
+
+/* The b constants of Young and van Vliet (1995) for a given q.  B is
+ * computed as (b0 - b1 - b2 - b3) / b0 = (1.57825 + 0.00001 q^2) / b0,
+ * which does not lose digits to cancellation at large q. */
+static void
+yvv_from_q (double q, gb_yvv_coeffs *c)
+{
+  c->q = q;
+  c->b0 = 1.57825 + 2.44413 * q + 1.4281 * q * q + 0.422205 * q * q * q;
+  c->b1 = 2.44413 * q + 2.85619 * q * q + 1.26661 * q * q * q;
+  c->b2 = -(1.4281 * q * q + 1.26661 * q * q * q);
+  c->b3 = 0.422205 * q * q * q;
+  c->a1 = c->b1 / c->b0;
+  c->a2 = c->b2 / c->b0;
+  c->a3 = c->b3 / c->b0;
+  c->B = (1.57825 + 0.00001 * q * q) / c->b0;
+}
+
+double
+gb_yvv_q_paper (double sigma)
+{
+  if (sigma < 0.5)
+    return 0.1147705018520355224609375;
+  if (sigma < 2.5)
+    return 3.97156 - 4.14554 * sqrt (1.0 - 0.26891 * sigma);
+  return 0.98711 * sigma - 0.96330;
+}
+
+void
+gb_yvv_coeffs_make (double sigma, gb_yvv_coeffs *c)
+{
+  yvv_from_q (gb_yvv_q_paper (sigma), c);
+
+  /* Triggs-Sdika matrix, by linearity: column k is the anticausal start
+   * produced when the causal state deviates from the replicated input by
+   * the unit vector e_k and the input beyond the end equals it.  Both
+   * tails are run until the causal part has decayed below 1e-18. */
+  for (int k = 0; k < 3; k++)
+    {
+      double w1 = k == 0, w2 = k == 1, w3 = k == 2;  /* w[n], w[n-1], w[n-2] */
+      int cap = 64, len = 0;
+      double *w = malloc (sizeof (double) * cap);
+      if (!w)
+        {
+          /* Without memory the naive start is the best we can do. */
+          memset (c->M, 0, sizeof c->M);
+          c->M[0][0] = c->M[1][0] = c->M[2][0] = 1.0;
+          return;
+        }
+      for (;;)
+        {
+          double wn = c->a1 * w1 + c->a2 * w2 + c->a3 * w3;
+          if (len == cap)
+            {
+              double *grown = realloc (w, sizeof (double) * cap * 2);
+              if (!grown)
+                break;
+              w = grown;
+              cap *= 2;
+            }
+          w[len++] = wn;
+          w3 = w2;
+          w2 = w1;
+          w1 = wn;
+          if (len > 8 && fabs (w1) + fabs (w2) + fabs (w3) < 1e-18)
+            break;
+        }
+      double o1 = 0.0, o2 = 0.0, o3 = 0.0;  /* out[i+1], out[i+2], out[i+3] */
+      for (int i = len - 1; i >= 0; i--)
+        {
+          double on = c->B * w[i] + c->a1 * o1 + c->a2 * o2 + c->a3 * o3;
+          o3 = o2;
+          o2 = o1;
+          o1 = on;
+        }
+      free (w);
+      c->M[0][k] = o1;
+      c->M[1][k] = o2;
+      c->M[2][k] = o3;
+    }
+}
+
+void
+gb_yvv_right_start (const gb_yvv_coeffs *c, const double w[3], double u,
+                    double out[3])
+{
+  for (int i = 0; i < 3; i++)
+    out[i] = u + c->M[i][0] * (w[0] - u) + c->M[i][1] * (w[1] - u)
+             + c->M[i][2] * (w[2] - u);
+}
+
+/* -------------------------------------------------------------- Deriche */
+
+/* Deriche's coefficients at scale s (the constants scale with 1/s). */
+static void
+deriche_at (double s, gb_deriche_coeffs *c)
+{
+  /* Order-0 constants as used by ITK's RecursiveGaussianImageFilter
+   * (Deriche's form with refitted constants). */
+  const double A1 = 1.3530, B1 = 1.8151, W1 = 0.6681, L1 = -1.3932;
+  const double A2 = -0.3531, B2 = 0.0902, W2 = 2.0787, L2 = -1.3732;
+  const double s1 = sin (W1 / s), s2 = sin (W2 / s);
+  const double c1 = cos (W1 / s), c2 = cos (W2 / s);
+  const double e1 = exp (L1 / s), e2 = exp (L2 / s);
+
+  double n0 = A1 + A2;
+  double n1 = e2 * (B2 * s2 - (A2 + 2 * A1) * c2)
+              + e1 * (B1 * s1 - (A1 + 2 * A2) * c1);
+  double n2 = 2 * e1 * e2 * ((A1 + A2) * c2 * c1 - B1 * c2 * s1 - B2 * c1 * s2)
+              + A2 * e1 * e1 + A1 * e2 * e2;
+  double n3 = e2 * e1 * e1 * (B2 * s2 - A2 * c2)
+              + e1 * e2 * e2 * (B1 * s1 - A1 * c1);
+  double d1 = -2 * (e2 * c2 + e1 * c1);
+  double d2 = 4 * c2 * c1 * e1 * e2 + e1 * e1 + e2 * e2;
+  double d3 = -2 * c1 * e1 * e2 * e2 - 2 * c2 * e2 * e1 * e1;
+  double d4 = e1 * e1 * e2 * e2;
+  double m1 = n1 - d1 * n0, m2 = n2 - d2 * n0, m3 = n3 - d3 * n0;
+  double m4 = -d4 * n0;
+
+  double sd = 1 + d1 + d2 + d3 + d4;
+  double gain = (n0 + n1 + n2 + n3 + m1 + m2 + m3 + m4) / sd;
+  c->n[0] = n0 / gain;
+  c->n[1] = n1 / gain;
+  c->n[2] = n2 / gain;
+  c->n[3] = n3 / gain;
+  c->m[0] = 0.0;
+  c->m[1] = m1 / gain;
+  c->m[2] = m2 / gain;
+  c->m[3] = m3 / gain;
+  c->m[4] = m4 / gain;
+  c->d[0] = 1.0;
+  c->d[1] = d1;
+  c->d[2] = d2;
+  c->d[3] = d3;
+  c->d[4] = d4;
+  c->causal_gain = (c->n[0] + c->n[1] + c->n[2] + c->n[3]) / sd;
+  c->anticausal_gain = (c->m[1] + c->m[2] + c->m[3] + c->m[4]) / sd;
+}
+
+void
+gb_deriche_coeffs_make (double sigma, gb_deriche_coeffs *c)
+{
+  deriche_at (sigma, c);
 }

@@ -11,6 +11,10 @@ gb_cpu_run (const gb_params *params, const gb_image *src, const gb_image *dst,
     {
     case GB_ALGO_FIR:
       return gb_cpu_fir (params, src, dst, progress);
+    case GB_ALGO_YVRG:
+    case GB_ALGO_YVRG_TWO_WAY:
+    case GB_ALGO_DERICHE:
+      return gb_cpu_recursive (params, src, dst, progress);
     default:
       return GB_ERR_NOT_AVAILABLE;
     }

@@ -125,8 +125,6 @@ gb_blur (const gb_params *params, const gb_image *src, const gb_image *dst,
     }
 
   gb_params p = *params;
-  p.algorithm = gb_resolve_algorithm (p.algorithm, p.sigma_x, p.sigma_y);
-  r->algorithm_used = p.algorithm;
   if (!gb_algorithm_available (p.algorithm))
     {
       say (r, "%s: %s", gb_algorithm_name (p.algorithm),
@@ -134,6 +132,10 @@ gb_blur (const gb_params *params, const gb_image *src, const gb_image *dst,
       return GB_ERR_NOT_AVAILABLE;
     }
 
+  /* Auto resolves per backend: the crossover differs. */
+  p.algorithm = gb_resolve_algorithm (params->algorithm, p.sigma_x, p.sigma_y,
+                                      GB_BACKEND_CUDA);
+  r->algorithm_used = p.algorithm;
   if (want_gpu (&p, src, r))
     {
       st = gb_cuda_run (&p, src, dst, progress, user, r);
@@ -156,6 +158,9 @@ gb_blur (const gb_params *params, const gb_image *src, const gb_image *dst,
   gb_progress_span span = { progress, user, 0.0, 1.0 };
   double tc = now_seconds ();
   r->backend_used = GB_BACKEND_CPU;
+  p.algorithm = gb_resolve_algorithm (params->algorithm, p.sigma_x, p.sigma_y,
+                                      GB_BACKEND_CPU);
+  r->algorithm_used = p.algorithm;
   st = gb_cpu_run (&p, src, dst, progress ? &span : NULL, r);
   r->seconds_compute = now_seconds () - tc;
   r->seconds_total = now_seconds () - t0;

@@ -92,6 +92,10 @@ typedef struct
   gb_taps_mode taps;       /* FIR taps: table or incremental */
   int threads;             /* CPU threads; 0 = one per online core */
   int blocks_per_stripe;   /* Algorithm C; 0 = chosen from the device */
+  int naive_borders;       /* yvrg: start the anticausal pass from the last
+                              causal value, as the two-way paper does (to
+                              reproduce its Table 2), instead of the exact
+                              replicate-border start (Triggs-Sdika). */
 } gb_params;
 
 /* A view of an image: interleaved float32 channels, rows stride floats
@@ -146,9 +150,15 @@ const char *gb_status_message (gb_status status);
 const char *gb_algorithm_name (gb_algorithm algorithm);
 const char *gb_backend_name (gb_backend backend);
 
-/* The algorithm auto picks for these sigmas (never GB_ALGO_AUTO). */
+/* The algorithm auto picks for these sigmas on this backend (CUDA or CPU;
+ * never GB_ALGO_AUTO): the FIR up to a crossover sigma measured by
+ * `make bench` (GB_AUTO_FIR_MAX_SIGMA_*), Deriche above it, the most
+ * accurate recursive filter (PSNR >= 48 dB against the exact Gaussian). */
 gb_algorithm gb_resolve_algorithm (gb_algorithm algorithm,
-                                   double sigma_x, double sigma_y);
+                                   double sigma_x, double sigma_y,
+                                   gb_backend backend);
+#define GB_AUTO_FIR_MAX_SIGMA_CPU 2.0
+#define GB_AUTO_FIR_MAX_SIGMA_CUDA 20.0
 
 /* Whether the algorithm is implemented in this build. */
 int gb_algorithm_available (gb_algorithm algorithm);

@@ -19,6 +19,7 @@ gb_params_init (gb_params *params)
   params->taps = GB_TAPS_TABLE;
   params->threads = 0;
   params->blocks_per_stripe = 0;
+  params->naive_borders = 0;
 }
 
 static int
@@ -98,16 +99,16 @@ gb_validate (const gb_params *params, const gb_image *src, const gb_image *dst)
   return GB_OK;
 }
 
-/* Above this sigma a recursive filter beats the FIR; the FIR is the only
- * algorithm so far, so auto always picks it. */
 gb_algorithm
-gb_resolve_algorithm (gb_algorithm algorithm, double sigma_x, double sigma_y)
+gb_resolve_algorithm (gb_algorithm algorithm, double sigma_x, double sigma_y,
+                      gb_backend backend)
 {
-  (void) sigma_x;
-  (void) sigma_y;
-  if (algorithm == GB_ALGO_AUTO)
-    return GB_ALGO_FIR;
-  return algorithm;
+  if (algorithm != GB_ALGO_AUTO)
+    return algorithm;
+  double s = sigma_x > sigma_y ? sigma_x : sigma_y;
+  double fir_max = backend == GB_BACKEND_CUDA ? GB_AUTO_FIR_MAX_SIGMA_CUDA
+                                              : GB_AUTO_FIR_MAX_SIGMA_CPU;
+  return s <= fir_max ? GB_ALGO_FIR : GB_ALGO_DERICHE;
 }
 
 int
@@ -117,6 +118,9 @@ gb_algorithm_available (gb_algorithm algorithm)
     {
     case GB_ALGO_AUTO:
     case GB_ALGO_FIR:
+    case GB_ALGO_YVRG:
+    case GB_ALGO_YVRG_TWO_WAY:
+    case GB_ALGO_DERICHE:
       return 1;
     default:
       return 0;
@@ -132,10 +136,9 @@ gb_reach (const gb_params *params, int axis)
   if (!sigma_ok (s))
     return 0;
   /* FIR: its radius.  Recursive and edge-aware filters have infinite
-   * support; 4 sigma leaves less than 1e-4 of the weight outside. */
-  gb_algorithm a = gb_resolve_algorithm (params->algorithm,
-                                         params->sigma_x, params->sigma_y);
-  if (a == GB_ALGO_FIR)
+   * support; 4 sigma leaves less than 1e-4 of the weight outside.  Auto
+   * may become either, depending on the backend. */
+  if (params->algorithm == GB_ALGO_FIR)
     return gb_fir_radius (s);
   return (int) ceil (4.0 * s);
 }

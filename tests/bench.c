@@ -153,6 +153,79 @@ out:
 }
 #endif
 
+/* One algorithm at one sigma: GPU kernels (both tap modes for the FIR),
+ * GPU with transfers, and the CPU. */
+static void
+run_algorithm (gb_algorithm a, const char *label, double sigma,
+               const tu_image *src, tu_image *dst, int gpu, double copy_ms,
+               int no_cpu, int cpu_reps)
+{
+  const gb_image *v = &src->view;
+  double mpx = (double) v->width * v->height / 1e6;
+  gb_params p;
+  gb_report rep;
+  gb_params_init (&p);
+  p.algorithm = a;
+  p.sigma_x = p.sigma_y = sigma;
+#ifdef HAVE_CUDA
+  if (gpu)
+    for (int taps = 0; taps < (a == GB_ALGO_FIR ? 2 : 1); taps++)
+      {
+        char method[64];
+        double kms = -1, full;
+        p.taps = (gb_taps_mode) taps;
+        p.backend = GB_BACKEND_CUDA;
+        gb_cuda_bench_kernels (&p, v->width, v->height, v->channels,
+                               a == GB_ALGO_FIR ? 20 : 7, &kms);
+        full = time_blur (&p, src, dst, 5, &rep);
+        snprintf (method, sizeof method, "%s%s", gb_algorithm_name (a),
+                  a != GB_ALGO_FIR ? "" : taps ? " (incremental taps)"
+                                              : " (table taps)");
+        row (label, sigma, method, "cuda", kms, copy_ms, mpx, full);
+      }
+#else
+  (void) gpu;
+  (void) copy_ms;
+#endif
+  if (!no_cpu)
+    {
+      p.taps = GB_TAPS_TABLE;
+      p.backend = GB_BACKEND_CPU;
+      double full = time_blur (&p, src, dst, cpu_reps, &rep);
+      row (label, sigma, gb_algorithm_name (a), "cpu", -1, copy_ms, mpx, full);
+    }
+}
+
+/* Recursive kernel time against sigma, and the two-way filter against
+ * one line per thread on the paper's 512x512 grey image. */
+static void
+recursive_extras (int gpu, int no_cpu)
+{
+  if (!gpu)
+    return;
+#ifdef HAVE_CUDA
+  printf ("\n| image | sigma | method | kernel ms |\n|---|---|---|---|\n");
+  static const struct { int w, h, c; } shapes[] = {
+    { 3840, 2160, 4 }, { 512, 512, 1 }, { 512, 512, 4 } };
+  for (int s = 0; s < 3; s++)
+    for (int a = GB_ALGO_YVRG; a <= GB_ALGO_DERICHE; a++)
+      for (int k = 0; k < 2; k++)
+        {
+          gb_params p;
+          double ms = -1;
+          gb_params_init (&p);
+          p.algorithm = (gb_algorithm) a;
+          p.sigma_x = p.sigma_y = k ? 500.0 : 5.0;
+          p.backend = GB_BACKEND_CUDA;
+          gb_cuda_bench_kernels (&p, shapes[s].w, shapes[s].h, shapes[s].c,
+                                 9, &ms);
+          printf ("| %dx%dx%d | %g | %s | %.3f |\n", shapes[s].w, shapes[s].h,
+                  shapes[s].c, p.sigma_x, gb_algorithm_name (p.algorithm), ms);
+        }
+#endif
+  (void) no_cpu;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -208,40 +281,19 @@ main (int argc, char **argv)
 #endif
       for (size_t k = 0; k < 3; k++)
         {
-          gb_params p;
-          gb_report rep;
-          gb_params_init (&p);
-          p.algorithm = GB_ALGO_FIR;
-          p.sigma_x = p.sigma_y = sigmas[k];
-#ifdef HAVE_CUDA
-          if (gpu)
-            for (int taps = 0; taps < 2; taps++)
-              {
-                double kms = -1, full;
-                p.taps = (gb_taps_mode) taps;
-                p.backend = GB_BACKEND_CUDA;
-                gb_cuda_bench_kernels (&p, w, h, 4, 20, &kms);
-                full = time_blur (&p, &src, &dst, 5, &rep);
-                row (label, sigmas[k], taps ? "fir (incremental taps)"
-                     : "fir (table taps)", "cuda", kms, copy_ms, mpx, full);
-              }
-#endif
+          for (int a = GB_ALGO_FIR; a <= GB_ALGO_DERICHE; a++)
+            run_algorithm ((gb_algorithm) a, label, sigmas[k], &src, &dst,
+                           gpu, copy_ms, no_cpu, s == 0 ? 3 : 1);
 #ifdef HAVE_NPP
           if (gpu)
             row (label, sigmas[k], "NPP FilterGaussAdvancedBorder", "cuda",
                  time_npp (w, h, sigmas[k], 10), copy_ms, mpx, -1);
 #endif
-          if (!no_cpu)
-            {
-              p.taps = GB_TAPS_TABLE;
-              p.backend = GB_BACKEND_CPU;
-              double full = time_blur (&p, &src, &dst, s == 0 ? 3 : 1, &rep);
-              row (label, sigmas[k], "fir", "cpu", -1, copy_ms, mpx, full);
-            }
         }
       tu_free (&src);
       tu_free (&dst);
     }
+  recursive_extras (gpu, no_cpu);
   gb_shutdown ();
   return 0;
 }

@@ -8,13 +8,15 @@
 
 #include "testutil.h"
 
+static gb_algorithm algorithm = GB_ALGO_FIR;
+
 static int
 blur_with (gb_backend backend, gb_taps_mode taps, double sx, double sy,
            const tu_image *src, tu_image *out, gb_report *rep)
 {
   gb_params p;
   gb_params_init (&p);
-  p.algorithm = GB_ALGO_FIR;
+  p.algorithm = algorithm;
   p.backend = backend;
   p.taps = taps;
   p.sigma_x = sx;
@@ -54,9 +56,9 @@ compare_one (const char *what, const tu_image *src, double sx, double sy,
        * float sums differ in order more than the matrix's 1e-6 allows. */
       double l2_max = fmax (sx, sy) > 100 ? 4e-6 : 1e-6;
       TU_CHECK (l2 <= l2_max && mx <= 1e-5,
-                "%s %dx%dx%d sx=%g sy=%g taps=%d: rel L2 %.3g, max %.3g",
-                what, v->width, v->height, v->channels, sx, sy, (int) taps,
-                l2, mx);
+                "%s %s %dx%dx%d sx=%g sy=%g taps=%d: rel L2 %.3g, max %.3g",
+                gb_algorithm_name (algorithm), what, v->width, v->height,
+                v->channels, sx, sy, (int) taps, l2, mx);
     }
   tu_free (&gpu);
   tu_free (&cpu);
@@ -134,6 +136,30 @@ main (void)
         compare_one ("bands fused", &big, 2.0, 1.0, GB_TAPS_INCREMENTAL, 0);
         tu_free (&big);
       }
+  }
+
+  /* The recursive filters: GPU against CPU, both borders, odd sizes, all
+   * channel counts, small and very large sigma. */
+  {
+    static const double rs[] = { 0.8, 1.5, 5.0, 45.0, 500.0 };
+    static const struct { int w, h, pad; } rsz[] = {
+      { 1, 1, 0 }, { 1, 33, 1 }, { 47, 1, 0 }, { 2, 5, 0 }, { 37, 23, 3 },
+      { 640, 480, 0 } };
+    for (int a = GB_ALGO_YVRG; a <= GB_ALGO_DERICHE; a++)
+      for (size_t z = 0; z < sizeof rsz / sizeof rsz[0]; z++)
+        for (int c = 1; c <= 4; c++)
+          {
+            tu_image src;
+            if (!tu_alloc (&src, rsz[z].w, rsz[z].h, c, rsz[z].pad))
+              continue;
+            tu_fill_random (&src, &seed);
+            algorithm = (gb_algorithm) a;
+            for (size_t k = 0; k < sizeof rs / sizeof rs[0]; k++)
+              compare_one ("recursive", &src, rs[k], rs[k] * 0.7,
+                           GB_TAPS_TABLE, rsz[z].pad);
+            tu_free (&src);
+          }
+    algorithm = GB_ALGO_FIR;
   }
 
   /* In place: dst is the source view. */

@@ -5,10 +5,11 @@
  *   plug-in-cudablur-test-snapshot image drawable file
  *     saves the drawable as the engine sees it (linear, premultiplied
  *     float), in its own format (bytes) and the selection mask over it;
- *   plug-in-cudablur-test-verify image drawable file mode sx sy
- *     mode 0: inside the selection the drawable equals the engine's CPU FIR
- *             blur of the snapshot, outside it is unchanged, within one
- *             quantisation step of the drawable's precision;
+ *   plug-in-cudablur-test-verify image drawable file mode sx sy algorithm
+ *     mode 0: inside the selection the drawable equals the engine's CPU
+ *             blur (with that algorithm) of the snapshot, outside it is
+ *             unchanged, within one quantisation step of the drawable's
+ *             precision;
  *     mode 1: the drawable is byte-for-byte unchanged;
  *     mode 2: every pixel with alpha > 0 is pure red (no dark halo).
  *   Returns passed (1/0) and a message. */
@@ -50,6 +51,7 @@ query (void)
     { GIMP_PDB_INT32, "mode", "0 blurred, 1 unchanged, 2 pure red" },
     { GIMP_PDB_FLOAT, "std-dev-x", "sigma x" },
     { GIMP_PDB_FLOAT, "std-dev-y", "sigma y" },
+    { GIMP_PDB_INT32, "algorithm", "engine algorithm of the expected blur" },
   };
   static const GimpParamDef verify_ret[] = {
     { GIMP_PDB_INT32, "passed", "1 when the check passed" },
@@ -261,7 +263,7 @@ native_diff_steps (gint32 drawable, const guint8 *a, const guint8 *b,
 
 static gboolean
 verify (gint32 drawable, const gchar *file, gint mode, gdouble sx, gdouble sy,
-        gchar **message)
+        gint algorithm, gchar **message)
 {
   snapshot before = { 0 }, now = { 0 };
   gboolean ok = FALSE;
@@ -306,7 +308,7 @@ verify (gint32 drawable, const gchar *file, gint mode, gdouble sx, gdouble sy,
   /* Mode 0: the engine's blur of the whole snapshot, then the selection. */
   gb_params p;
   gb_params_init (&p);
-  p.algorithm = GB_ALGO_FIR;
+  p.algorithm = (gb_algorithm) algorithm;
   p.backend = GB_BACKEND_CPU;
   p.sigma_x = sx;
   p.sigma_y = sy;
@@ -378,11 +380,12 @@ run (const gchar *name, gint nparams, const GimpParam *param,
         values[0].data.d_status = GIMP_PDB_EXECUTION_ERROR;
       snapshot_free (&s);
     }
-  else if (!strcmp (name, VERIFY_PROC) && nparams == 7)
+  else if (!strcmp (name, VERIFY_PROC) && nparams == 8)
     {
       gboolean ok = verify (drawable, param[3].data.d_string,
                             param[4].data.d_int32, param[5].data.d_float,
-                            param[6].data.d_float, &message);
+                            param[6].data.d_float, param[7].data.d_int32,
+                            &message);
       values[1].type = GIMP_PDB_INT32;
       values[1].data.d_int32 = ok;
       values[2].type = GIMP_PDB_STRING;

@@ -530,9 +530,11 @@ gb_cuda_bench_kernels (const gb_params *params, int w, int h, int c, int reps,
     return GB_ERR_NO_MEMORY;
   const int rec = is_recursive (params->algorithm);
   float *c3 = nullptr;
+  gb_rec_plan *rplan = nullptr;
   plan = gb_fir_plan {};
   if ((st = gb_cuda_probe (nullptr, 0)) != GB_OK
-      || (!rec && (st = gb_fir_plan_make (&plan, params)) != GB_OK))
+      || (!rec && (st = gb_fir_plan_make (&plan, params)) != GB_OK)
+      || (rec && (st = gb_rec_plan_make (params, &rplan)) != GB_OK))
     {
       free (t);
       return st;
@@ -551,7 +553,7 @@ gb_cuda_bench_kernels (const gb_params *params, int w, int h, int c, int reps,
       if (rec)
         {
           float *res;
-          st = gb_recursive_run (params, a, b, c3, w, h, c, 0, &res);
+          st = gb_rec_plan_launch (rplan, a, b, c3, w, h, c, 0, &res);
         }
       else if (gb_fir_fusable (&plan))
         st = gb_fir_fused (&plan, a, b, w, h, c, 0, h, 0);
@@ -577,6 +579,7 @@ gb_cuda_bench_kernels (const gb_params *params, int w, int h, int c, int reps,
   cudaFree (a);
   cudaFree (b);
   cudaFree (c3);
+  gb_rec_plan_free (rplan);
   gb_fir_plan_free (&plan);
   free (t);
   return st;

@@ -53,6 +53,15 @@ gb_status gb_recursive_run (const gb_params *params, float *a, float *b,
                             float *c, int w, int h, int channels,
                             cudaStream_t s, float **result);
 
+/* The same in two steps, for timing kernels alone: the plan holds the
+ * coefficients (host only); launching does not synchronise. */
+struct gb_rec_plan;
+gb_status gb_rec_plan_make (const gb_params *params, gb_rec_plan **plan);
+gb_status gb_rec_plan_launch (const gb_rec_plan *plan, float *a, float *b,
+                              float *c, int w, int h, int channels,
+                              cudaStream_t s, float **result);
+void gb_rec_plan_free (gb_rec_plan *plan);
+
 gb_status gb_fir_v (const gb_fir_plan *plan, const float *d_src, float *d_dst,
                     int w, int h, int c, int row0, int row1, cudaStream_t s);
 

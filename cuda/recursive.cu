@@ -11,6 +11,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include <new>
+
 #include "cuda_internal.h"
 #include "../engine/recursive.h"
 #include "../engine/cpu_backend.h"
@@ -47,7 +49,7 @@ load (const float *p)
   px<C> r;
 #pragma unroll
   for (int ch = 0; ch < C; ch++)
-    r.v[ch] = (double) __ldg (p + ch);
+    r.v[ch] = (double) p[ch];   /* plain: some inputs were just written */
   return r;
 }
 
@@ -88,20 +90,54 @@ transpose_kernel (const float *__restrict__ in, float *__restrict__ out,
 
 /* ------------------------------------------------------ Young-van Vliet */
 
-/* Causal pass over rows [i0, i1) in direction dir, from x to w, starting
- * from states p1..p3.  Returns the last three states. */
+/* Rows are read BATCH at a time, all loads in flight before the first
+ * use: a recursion step cannot start before its input arrives, and one
+ * line per thread leaves too few threads to hide the latency otherwise. */
+constexpr int BATCH = 16;
+
+/* One step: the feedback from the previous output enters last, so only one
+ * double FMA sits on the recursion's critical path. */
+template <int C>
+__device__ __forceinline__ px<C>
+yvv_step (const yvv_k &k, const px<C> &x, const px<C> &p1, const px<C> &p2,
+          const px<C> &p3)
+{
+  px<C> o;
+#pragma unroll
+  for (int ch = 0; ch < C; ch++)
+    o.v[ch] = fma (k.a1, p1.v[ch],
+                   fma (k.a2, p2.v[ch], fma (k.a3, p3.v[ch], k.B * x.v[ch])));
+  return o;
+}
+
+/* Causal pass over rows [i0, i1) in direction dir, from x to w (which may
+ * be x itself), starting from states p1..p3, which it leaves holding the
+ * last three outputs. */
 template <int C>
 __device__ __forceinline__ void
 yvv_run (const yvv_k &k, const float *x, float *w, size_t pitch, int i0,
          int i1, int dir, px<C> &p1, px<C> &p2, px<C> &p3)
 {
-  for (int i = i0; i != i1; i += dir)
+  int n = (i1 - i0) * dir, i = i0;
+  for (; n >= BATCH; n -= BATCH, i += BATCH * dir)
     {
-      px<C> xi = load<C> (x + (size_t) i * pitch), o;
+      px<C> xb[BATCH];
 #pragma unroll
-      for (int ch = 0; ch < C; ch++)
-        o.v[ch] = k.B * xi.v[ch] + k.a1 * p1.v[ch] + k.a2 * p2.v[ch]
-                  + k.a3 * p3.v[ch];
+      for (int b = 0; b < BATCH; b++)
+        xb[b] = load<C> (x + (size_t) (i + b * dir) * pitch);
+#pragma unroll
+      for (int b = 0; b < BATCH; b++)
+        {
+          px<C> o = yvv_step<C> (k, xb[b], p1, p2, p3);
+          store<C> (w + (size_t) (i + b * dir) * pitch, o);
+          p3 = p2;
+          p2 = p1;
+          p1 = o;
+        }
+    }
+  for (; n > 0; n--, i += dir)
+    {
+      px<C> o = yvv_step<C> (k, load<C> (x + (size_t) i * pitch), p1, p2, p3);
       store<C> (w + (size_t) i * pitch, o);
       p3 = p2;
       p2 = p1;
@@ -152,7 +188,7 @@ yvv_cols_kernel (const float *__restrict__ src, float *dst, int lines, int L,
 template <int C>
 __global__ void
 twoway_cols_kernel (const float *__restrict__ src, float *dst, int lines,
-                    int L, yvv_k k, const double *__restrict__ fir, int fir_r)
+                    int L, yvv_k k, int fir_r, double fir_norm, double fir_q1)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int role = threadIdx.y, m = L / 2;
@@ -175,20 +211,44 @@ twoway_cols_kernel (const float *__restrict__ src, float *dst, int lines,
         }
       else if (role == 1)
         {
-          px<C> acc;
+          /* The FIR taps come by forward quotients in double (g *= q1,
+           * q1 *= q2), so no table needs uploading; eight taps' loads are
+           * in flight at a time, summed into four partial sums. */
+          constexpr int U = 8;
+          px<C> acc[4];
           px<C> c = load<C> (xs + (size_t) m * pitch);
+          double g = fir_norm, q1 = fir_q1, q2 = fir_q1 * fir_q1;
 #pragma unroll
           for (int ch = 0; ch < C; ch++)
-            acc.v[ch] = fir[0] * c.v[ch];
-          for (int t = 1; t <= fir_r; t++)
             {
-              px<C> a = load<C> (xs + (size_t) max (m - t, 0) * pitch);
-              px<C> b = load<C> (xs + (size_t) min (m + t, L - 1) * pitch);
-#pragma unroll
-              for (int ch = 0; ch < C; ch++)
-                acc.v[ch] += fir[t] * (a.v[ch] + b.v[ch]);
+              acc[0].v[ch] = g * c.v[ch];
+              acc[1].v[ch] = acc[2].v[ch] = acc[3].v[ch] = 0.0;
             }
-          store<C> (ws + (size_t) m * pitch, acc);
+          for (int t0 = 1; t0 <= fir_r; t0 += U)
+            {
+              px<C> a[U], b[U];
+#pragma unroll
+              for (int u = 0; u < U; u++)
+                {
+                  int t = min (t0 + u, fir_r);
+                  a[u] = load<C> (xs + (size_t) max (m - t, 0) * pitch);
+                  b[u] = load<C> (xs + (size_t) min (m + t, L - 1) * pitch);
+                }
+#pragma unroll
+              for (int u = 0; u < U; u++)
+                {
+                  g *= q1;
+                  q1 *= q2;
+                  double wt = t0 + u <= fir_r ? g : 0.0;
+#pragma unroll
+                  for (int ch = 0; ch < C; ch++)
+                    acc[u & 3].v[ch] += wt * (a[u].v[ch] + b[u].v[ch]);
+                }
+            }
+#pragma unroll
+          for (int ch = 0; ch < C; ch++)
+            acc[0].v[ch] += (acc[1].v[ch] + acc[2].v[ch]) + acc[3].v[ch];
+          store<C> (ws + (size_t) m * pitch, acc[0]);
         }
     }
   __syncthreads ();
@@ -208,6 +268,42 @@ twoway_cols_kernel (const float *__restrict__ src, float *dst, int lines,
 /* -------------------------------------------------------------- Deriche */
 
 template <int C>
+__device__ __forceinline__ px<C>
+deriche_causal (const deriche_k &k, const px<C> &x0, const px<C> &x1,
+                const px<C> &x2, const px<C> &x3, const px<C> &y1,
+                const px<C> &y2, const px<C> &y3, const px<C> &y4)
+{
+  px<C> o;
+#pragma unroll
+  for (int ch = 0; ch < C; ch++)
+    {
+      double t = k.n[0] * x0.v[ch] + k.n[1] * x1.v[ch] + k.n[2] * x2.v[ch]
+                 + k.n[3] * x3.v[ch] - k.d[4] * y4.v[ch] - k.d[3] * y3.v[ch]
+                 - k.d[2] * y2.v[ch];
+      o.v[ch] = fma (-k.d[1], y1.v[ch], t);
+    }
+  return o;
+}
+
+template <int C>
+__device__ __forceinline__ px<C>
+deriche_anticausal (const deriche_k &k, const px<C> &x1, const px<C> &x2,
+                    const px<C> &x3, const px<C> &x4, const px<C> &y1,
+                    const px<C> &y2, const px<C> &y3, const px<C> &y4)
+{
+  px<C> o;
+#pragma unroll
+  for (int ch = 0; ch < C; ch++)
+    {
+      double t = k.m[1] * x1.v[ch] + k.m[2] * x2.v[ch] + k.m[3] * x3.v[ch]
+                 + k.m[4] * x4.v[ch] - k.d[4] * y4.v[ch] - k.d[3] * y3.v[ch]
+                 - k.d[2] * y2.v[ch];
+      o.v[ch] = fma (-k.d[1], y1.v[ch], t);
+    }
+  return o;
+}
+
+template <int C>
 __global__ void
 deriche_cols_kernel (const float *__restrict__ src, float *dst, int lines,
                      int L, deriche_k k)
@@ -219,7 +315,7 @@ deriche_cols_kernel (const float *__restrict__ src, float *dst, int lines,
   const float *xs = src + (size_t) x * C;
   float *ys = dst + (size_t) x * C;
 
-  px<C> x1, x2, x3, y1, y2, y3, y4;
+  px<C> x1, x2, x3, x4, y1, y2, y3, y4;
   px<C> s = load<C> (xs);
 #pragma unroll
   for (int ch = 0; ch < C; ch++)
@@ -227,19 +323,26 @@ deriche_cols_kernel (const float *__restrict__ src, float *dst, int lines,
       x1.v[ch] = x2.v[ch] = x3.v[ch] = s.v[ch];
       y1.v[ch] = y2.v[ch] = y3.v[ch] = y4.v[ch] = s.v[ch] * k.causal_gain;
     }
-  for (int i = 0; i < L; i++)
+  /* Causal, into dst. */
+  for (int i0 = 0; i0 < L; i0 += BATCH)
     {
-      px<C> xi = load<C> (xs + (size_t) i * pitch), yi;
+      const int nb = min (BATCH, L - i0);
+      px<C> xb[BATCH];
 #pragma unroll
-      for (int ch = 0; ch < C; ch++)
-        yi.v[ch] = k.n[0] * xi.v[ch] + k.n[1] * x1.v[ch] + k.n[2] * x2.v[ch]
-                   + k.n[3] * x3.v[ch] - k.d[1] * y1.v[ch] - k.d[2] * y2.v[ch]
-                   - k.d[3] * y3.v[ch] - k.d[4] * y4.v[ch];
-      store<C> (ys + (size_t) i * pitch, yi);
-      x3 = x2; x2 = x1; x1 = xi;
-      y4 = y3; y3 = y2; y2 = y1; y1 = yi;
+      for (int b = 0; b < BATCH; b++)
+        if (b < nb)
+          xb[b] = load<C> (xs + (size_t) (i0 + b) * pitch);
+#pragma unroll
+      for (int b = 0; b < BATCH; b++)
+        if (b < nb)
+          {
+            px<C> yi = deriche_causal<C> (k, xb[b], x1, x2, x3, y1, y2, y3, y4);
+            store<C> (ys + (size_t) (i0 + b) * pitch, yi);
+            x3 = x2; x2 = x1; x1 = xb[b];
+            y4 = y3; y3 = y2; y2 = y1; y1 = yi;
+          }
     }
-  px<C> x4;
+  /* Anticausal, added to the causal part in dst. */
   s = load<C> (xs + (size_t) (L - 1) * pitch);
 #pragma unroll
   for (int ch = 0; ch < C; ch++)
@@ -247,21 +350,29 @@ deriche_cols_kernel (const float *__restrict__ src, float *dst, int lines,
       x1.v[ch] = x2.v[ch] = x3.v[ch] = x4.v[ch] = s.v[ch];
       y1.v[ch] = y2.v[ch] = y3.v[ch] = y4.v[ch] = s.v[ch] * k.anticausal_gain;
     }
-  for (int i = L - 1; i >= 0; i--)
+  for (int i0 = L - 1; i0 >= 0; i0 -= BATCH)
     {
-      px<C> yi, xi = load<C> (xs + (size_t) i * pitch);
-      px<C> yc = load<C> (ys + (size_t) i * pitch), o;
+      const int nb = min (BATCH, i0 + 1);
+      px<C> xb[BATCH], cb[BATCH];
 #pragma unroll
-      for (int ch = 0; ch < C; ch++)
-        {
-          yi.v[ch] = k.m[1] * x1.v[ch] + k.m[2] * x2.v[ch] + k.m[3] * x3.v[ch]
-                     + k.m[4] * x4.v[ch] - k.d[1] * y1.v[ch] - k.d[2] * y2.v[ch]
-                     - k.d[3] * y3.v[ch] - k.d[4] * y4.v[ch];
-          o.v[ch] = yc.v[ch] + yi.v[ch];
-        }
-      store<C> (ys + (size_t) i * pitch, o);
-      x4 = x3; x3 = x2; x2 = x1; x1 = xi;
-      y4 = y3; y3 = y2; y2 = y1; y1 = yi;
+      for (int b = 0; b < BATCH; b++)
+        if (b < nb)
+          {
+            xb[b] = load<C> (xs + (size_t) (i0 - b) * pitch);
+            cb[b] = load<C> (ys + (size_t) (i0 - b) * pitch);
+          }
+#pragma unroll
+      for (int b = 0; b < BATCH; b++)
+        if (b < nb)
+          {
+            px<C> yi = deriche_anticausal<C> (k, x1, x2, x3, x4, y1, y2, y3, y4), o;
+#pragma unroll
+            for (int ch = 0; ch < C; ch++)
+              o.v[ch] = cb[b].v[ch] + yi.v[ch];
+            store<C> (ys + (size_t) (i0 - b) * pitch, o);
+            x4 = x3; x3 = x2; x2 = x1; x1 = xb[b];
+            y4 = y3; y3 = y2; y2 = y1; y1 = yi;
+          }
     }
 }
 
@@ -272,8 +383,9 @@ struct axis_plan
   gb_algorithm algorithm;
   yvv_k yvv;
   deriche_k der;
-  double *d_fir;
-  int fir_r;
+  int fir_r;            /* two-way centre pixel: FIR radius, */
+  double fir_norm;      /* normalisation, */
+  double fir_q1;        /* first forward quotient exp(-1 / 2 sigma^2) */
 };
 
 gb_status
@@ -309,18 +421,11 @@ make_axis (const gb_params *p, double sigma, axis_plan *a)
   if (p->algorithm == GB_ALGO_YVRG_TWO_WAY)
     {
       a->fir_r = gb_fir_radius (sigma);
-      double *taps = (double *) malloc (sizeof (double) * (a->fir_r + 1));
-      if (!taps)
-        return GB_ERR_NO_MEMORY;
-      gb_fir_taps_direct (sigma, taps, a->fir_r);
-      cudaError_t e = cudaMalloc ((void **) &a->d_fir,
-                                  sizeof (double) * (a->fir_r + 1));
-      if (e == cudaSuccess)
-        e = cudaMemcpy (a->d_fir, taps, sizeof (double) * (a->fir_r + 1),
-                        cudaMemcpyHostToDevice);
-      free (taps);
-      if (e != cudaSuccess)
-        return gb_cuda_fail (e, GB_ERR_CUDA_COPY, "two-way taps");
+      double sum = 1.0;
+      for (int t = 1; t <= a->fir_r; t++)
+        sum += 2.0 * exp (-(double) t * t / (2.0 * sigma * sigma));
+      a->fir_norm = 1.0 / sum;
+      a->fir_q1 = exp (-1.0 / (2.0 * sigma * sigma));
     }
   return GB_OK;
 }
@@ -339,7 +444,7 @@ launch_cols (const axis_plan *a, const float *src, float *dst, int lines,
     case GB_ALGO_YVRG_TWO_WAY:
       twoway_cols_kernel<C><<<(lines + TWO_WAY_COLS - 1) / TWO_WAY_COLS,
                               dim3 (TWO_WAY_COLS, 3), 0, s>>> (
-          src, dst, lines, L, a->yvv, a->d_fir, a->fir_r);
+          src, dst, lines, L, a->yvv, a->fir_r, a->fir_norm, a->fir_q1);
       return gb_cuda_check_launch ("twoway_cols_kernel");
     default:
       deriche_cols_kernel<C><<<(lines + COLS_PER_BLOCK - 1) / COLS_PER_BLOCK,
@@ -358,6 +463,10 @@ launch_transpose (const float *in, float *out, int w, int h, cudaStream_t s)
   return gb_cuda_check_launch ("transpose_kernel");
 }
 
+/* A column of pixels of C interleaved floats is C independent columns of
+ * floats: the column kernels filter scalars, w * C of them per row, so a
+ * warp reads 128 contiguous bytes per step and RGBA images get four times
+ * the threads. */
 template <int C>
 gb_status
 run_c (const axis_plan *ax, const axis_plan *ay, int do_x, int do_y,
@@ -370,7 +479,7 @@ run_c (const axis_plan *ax, const axis_plan *ay, int do_x, int do_y,
     {
       /* Rows: transpose, filter the columns, transpose back. */
       if ((st = launch_transpose<C> (cur, b, w, h, s)) != GB_OK
-          || (st = launch_cols<C> (ax, b, c, h, w, s)) != GB_OK
+          || (st = launch_cols<1> (ax, b, c, h * C, w, s)) != GB_OK
           || (st = launch_transpose<C> (c, b, h, w, s)) != GB_OK)
         return st;
       cur = b;
@@ -378,7 +487,7 @@ run_c (const axis_plan *ax, const axis_plan *ay, int do_x, int do_y,
   if (do_y)
     {
       float *out = cur == a ? b : a;
-      if ((st = launch_cols<C> (ay, cur, out, w, h, s)) != GB_OK)
+      if ((st = launch_cols<1> (ay, cur, out, w * C, h, s)) != GB_OK)
         return st;
       cur = out;
     }
@@ -388,31 +497,67 @@ run_c (const axis_plan *ax, const axis_plan *ay, int do_x, int do_y,
 
 } // namespace
 
+struct gb_rec_plan
+{
+  axis_plan ax, ay;
+  int do_x, do_y;
+};
+
+gb_status
+gb_rec_plan_make (const gb_params *p, gb_rec_plan **out)
+{
+  gb_rec_plan *pl = new (std::nothrow) gb_rec_plan {};
+  gb_status st = GB_OK;
+  *out = nullptr;
+  if (!pl)
+    return GB_ERR_NO_MEMORY;
+  pl->do_x = p->sigma_x > 0.0;
+  pl->do_y = p->sigma_y > 0.0;
+  if (pl->do_x)
+    st = make_axis (p, p->sigma_x, &pl->ax);
+  if (st == GB_OK && pl->do_y)
+    st = make_axis (p, p->sigma_y, &pl->ay);
+  if (st != GB_OK)
+    {
+      delete pl;
+      return st;
+    }
+  *out = pl;
+  return GB_OK;
+}
+
+void
+gb_rec_plan_free (gb_rec_plan *pl)
+{
+  delete pl;
+}
+
+gb_status
+gb_rec_plan_launch (const gb_rec_plan *pl, float *a, float *b, float *c,
+                    int w, int h, int channels, cudaStream_t s, float **result)
+{
+  *result = a;
+  switch (channels)
+    {
+    case 1: return run_c<1> (&pl->ax, &pl->ay, pl->do_x, pl->do_y, a, b, c, w, h, s, result);
+    case 2: return run_c<2> (&pl->ax, &pl->ay, pl->do_x, pl->do_y, a, b, c, w, h, s, result);
+    case 3: return run_c<3> (&pl->ax, &pl->ay, pl->do_x, pl->do_y, a, b, c, w, h, s, result);
+    default: return run_c<4> (&pl->ax, &pl->ay, pl->do_x, pl->do_y, a, b, c, w, h, s, result);
+    }
+}
+
 gb_status
 gb_recursive_run (const gb_params *p, float *a, float *b, float *c, int w,
                   int h, int channels, cudaStream_t s, float **result)
 {
-  axis_plan ax {}, ay {};
-  int do_x = p->sigma_x > 0.0, do_y = p->sigma_y > 0.0;
-  gb_status st = GB_OK;
-  *result = a;
-  if (do_x)
-    st = make_axis (p, p->sigma_x, &ax);
-  if (st == GB_OK && do_y)
-    st = make_axis (p, p->sigma_y, &ay);
-  if (st == GB_OK)
-    switch (channels)
-      {
-      case 1: st = run_c<1> (&ax, &ay, do_x, do_y, a, b, c, w, h, s, result); break;
-      case 2: st = run_c<2> (&ax, &ay, do_x, do_y, a, b, c, w, h, s, result); break;
-      case 3: st = run_c<3> (&ax, &ay, do_x, do_y, a, b, c, w, h, s, result); break;
-      default: st = run_c<4> (&ax, &ay, do_x, do_y, a, b, c, w, h, s, result); break;
-      }
-  /* The kernels must finish before their taps are freed. */
+  gb_rec_plan *pl;
+  gb_status st = gb_rec_plan_make (p, &pl);
+  if (st != GB_OK)
+    return st;
+  st = gb_rec_plan_launch (pl, a, b, c, w, h, channels, s, result);
   cudaError_t e = cudaStreamSynchronize (s);
   if (st == GB_OK && e != cudaSuccess)
     st = gb_cuda_fail (e, GB_ERR_CUDA_LAUNCH, "recursive filter");
-  cudaFree (ax.d_fir);
-  cudaFree (ay.d_fir);
+  gb_rec_plan_free (pl);
   return st;
 }

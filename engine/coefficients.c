@@ -103,53 +103,57 @@ gb_yvv_coeffs_make (double sigma, gb_yvv_coeffs *c)
 {
   yvv_from_q (gb_yvv_q_paper (sigma), c);
 
-  /* Triggs-Sdika matrix, by linearity: column k is the anticausal start
-   * produced when the causal state deviates from the replicated input by
-   * the unit vector e_k and the input beyond the end equals it.  Both
-   * tails are run until the causal part has decayed below 1e-18. */
-  for (int k = 0; k < 3; k++)
+  /* Triggs-Sdika start.  With the causal state s = (w[n], w[n-1],
+   * w[n-2]) deviating from the replicated input u, the causal pass goes on
+   * past the end as s_{k+1} = A s_k (A the companion matrix of a1..a3),
+   * and the anticausal state t = (out[n+1], out[n+2], out[n+3]) it meets
+   * is t = B sum_k A^k e1 e1^T A^(k+1) s = B X A s, where X solves the
+   * Stein equation X = A X A + e1 e1^T.  So M = B X A: a 9x9 solve,
+   * O(1) whatever sigma. */
+  const double A[3][3] = { { c->a1, c->a2, c->a3 }, { 1, 0, 0 }, { 0, 1, 0 } };
+  double K[9][10];
+  /* Row-major vec: vec(A X A) = (A kron A^T) vec(X). */
+  for (int r = 0; r < 9; r++)
     {
-      double w1 = k == 0, w2 = k == 1, w3 = k == 2;  /* w[n], w[n-1], w[n-2] */
-      int cap = 64, len = 0;
-      double *w = malloc (sizeof (double) * cap);
-      if (!w)
+      int i = r / 3, j = r % 3;
+      for (int col = 0; col < 9; col++)
         {
-          /* Without memory the naive start is the best we can do. */
-          memset (c->M, 0, sizeof c->M);
-          c->M[0][0] = c->M[1][0] = c->M[2][0] = 1.0;
-          return;
+          int k = col / 3, l = col % 3;
+          K[r][col] = (r == col) - A[i][k] * A[l][j];
         }
-      for (;;)
-        {
-          double wn = c->a1 * w1 + c->a2 * w2 + c->a3 * w3;
-          if (len == cap)
-            {
-              double *grown = realloc (w, sizeof (double) * cap * 2);
-              if (!grown)
-                break;
-              w = grown;
-              cap *= 2;
-            }
-          w[len++] = wn;
-          w3 = w2;
-          w2 = w1;
-          w1 = wn;
-          if (len > 8 && fabs (w1) + fabs (w2) + fabs (w3) < 1e-18)
-            break;
-        }
-      double o1 = 0.0, o2 = 0.0, o3 = 0.0;  /* out[i+1], out[i+2], out[i+3] */
-      for (int i = len - 1; i >= 0; i--)
-        {
-          double on = c->B * w[i] + c->a1 * o1 + c->a2 * o2 + c->a3 * o3;
-          o3 = o2;
-          o2 = o1;
-          o1 = on;
-        }
-      free (w);
-      c->M[0][k] = o1;
-      c->M[1][k] = o2;
-      c->M[2][k] = o3;
+      K[r][9] = (i == 0 && j == 0);
     }
+  for (int p = 0; p < 9; p++)   /* Gaussian elimination, partial pivoting */
+    {
+      int best = p;
+      for (int r = p + 1; r < 9; r++)
+        if (fabs (K[r][p]) > fabs (K[best][p]))
+          best = r;
+      for (int col = 0; col < 10; col++)
+        {
+          double t = K[p][col];
+          K[p][col] = K[best][col];
+          K[best][col] = t;
+        }
+      for (int r = 0; r < 9; r++)
+        if (r != p && K[p][p] != 0.0)
+          {
+            double f = K[r][p] / K[p][p];
+            for (int col = p; col < 10; col++)
+              K[r][col] -= f * K[p][col];
+          }
+    }
+  double X[3][3];
+  for (int r = 0; r < 9; r++)
+    X[r / 3][r % 3] = K[r][r] != 0.0 ? K[r][9] / K[r][r] : 0.0;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      {
+        double v = 0;
+        for (int k = 0; k < 3; k++)
+          v += X[i][k] * A[k][j];
+        c->M[i][j] = c->B * v;
+      }
 }
 
 void

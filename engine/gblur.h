@@ -157,8 +157,8 @@ const char *gb_backend_name (gb_backend backend);
 gb_algorithm gb_resolve_algorithm (gb_algorithm algorithm,
                                    double sigma_x, double sigma_y,
                                    gb_backend backend);
-#define GB_AUTO_FIR_MAX_SIGMA_CPU 2.0
-#define GB_AUTO_FIR_MAX_SIGMA_CUDA 20.0
+#define GB_AUTO_FIR_MAX_SIGMA_CPU 2.8
+#define GB_AUTO_FIR_MAX_SIGMA_CUDA 100.0
 
 /* Whether the algorithm is implemented in this build. */
 int gb_algorithm_available (gb_algorithm algorithm);

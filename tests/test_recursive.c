@@ -114,6 +114,51 @@ constant_and_sizes (uint64_t *seed)
         }
 }
 
+/* Exact borders: a short line blurred with replicate borders equals the
+ * middle of the same line extended by replication far beyond the filter's
+ * reach (where whatever the far borders do has died out). */
+static void
+borders_are_exact (uint64_t *seed)
+{
+  static const double ss[] = { 2.0, 20.0, 150.0 };
+  for (int a = GB_ALGO_YVRG; a <= GB_ALGO_DERICHE; a += 2)
+    for (size_t k = 0; k < 3; k++)
+      for (int naive = 0; naive < (a == GB_ALGO_YVRG ? 2 : 1); naive++)
+        {
+          const int n = 50, ext = (int) (40 * ss[k]) + 100;
+          tu_image line, long_line, out, long_out;
+          if (!tu_alloc (&line, n, 1, 1, 0) || !tu_alloc (&out, n, 1, 1, 0)
+              || !tu_alloc (&long_line, n + 2 * ext, 1, 1, 0)
+              || !tu_alloc (&long_out, n + 2 * ext, 1, 1, 0))
+            return;
+          tu_fill_random (&line, seed);
+          for (int i = 0; i < n + 2 * ext; i++)
+            long_line.mem[i] = line.mem[i < ext ? 0 : i >= ext + n ? n - 1 : i - ext];
+          gb_params p;
+          gb_params_init (&p);
+          p.algorithm = (gb_algorithm) a;
+          p.backend = GB_BACKEND_CPU;
+          p.sigma_x = ss[k];
+          p.sigma_y = 0;
+          p.naive_borders = naive;
+          gb_blur (&p, &line.view, &out.view, NULL, NULL, NULL);
+          p.naive_borders = 0;
+          gb_blur (&p, &long_line.view, &long_out.view, NULL, NULL, NULL);
+          double worst = 0;
+          for (int i = 0; i < n; i++)
+            worst = fmax (worst, fabs (out.mem[i] - long_out.mem[ext + i]));
+          if (naive)
+            TU_CHECK (worst > 1e-3, "%s sigma %g: naive borders should differ "
+                      "from replication (%.3g)", gb_algorithm_name (p.algorithm),
+                      ss[k], worst);
+          else
+            TU_CHECK (worst <= 2e-6, "%s sigma %g: border start off by %.3g",
+                      gb_algorithm_name (p.algorithm), ss[k], worst);
+          tu_free (&line); tu_free (&out); tu_free (&long_line);
+          tu_free (&long_out);
+        }
+}
+
 int
 main (void)
 {
@@ -121,5 +166,6 @@ main (void)
   photo ("camera.pgm", 1);
   photo ("astronaut.ppm", 3);
   constant_and_sizes (&seed);
+  borders_are_exact (&seed);
   return tu_finish ("test_recursive");
 }

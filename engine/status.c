@@ -1,30 +1,34 @@
 /* Human-readable names and messages for the engine's enums. */
 #include "gblur.h"
 
+/* Marks messages for the plug-in's translation catalogues (xgettext
+ * --keyword=GB_N_); the engine itself does not translate. */
+#define GB_N_(s) (s)
+
 static const char *const status_messages[GB_STATUS_COUNT] = {
-  [GB_OK] = "success",
-  [GB_ERR_NULL] = "a required pointer (parameters, image or pixel data) is NULL",
-  [GB_ERR_SIZE] = "image width and height must be between 1 and 524288",
-  [GB_ERR_CHANNELS] = "images must have 1 to 4 channels",
-  [GB_ERR_STRIDE] = "row stride is smaller than width times channels",
-  [GB_ERR_SIGMA] = "standard deviation must be a finite number from 0 to 1500",
-  [GB_ERR_RANGE_SIGMA] = "range sigma must be a finite number greater than 0",
-  [GB_ERR_ITERATIONS] = "iterations must be from 1 to 10",
-  [GB_ERR_KAPPA] = "kappa must be a finite number from 0 to 10",
-  [GB_ERR_ALGORITHM] = "unknown algorithm",
-  [GB_ERR_BACKEND] = "unknown backend (use auto, cuda or cpu)",
-  [GB_ERR_MISMATCH] = "source and destination differ in size or channels",
-  [GB_ERR_ALIAS] = "destination overlaps the source without being the same view",
-  [GB_ERR_NOT_AVAILABLE] = "this algorithm is not available yet",
-  [GB_ERR_NO_MEMORY] = "out of memory",
-  [GB_ERR_THREAD] = "could not start worker threads",
-  [GB_ERR_CANCELLED] = "cancelled",
-  [GB_ERR_CUDA_NOT_BUILT] = "built without CUDA",
-  [GB_ERR_CUDA_NO_DEVICE] = "no usable CUDA device",
-  [GB_ERR_CUDA_NO_MEMORY] = "out of GPU memory",
-  [GB_ERR_CUDA_LAUNCH] = "a CUDA kernel failed",
-  [GB_ERR_CUDA_COPY] = "a copy between host and GPU failed",
-  [GB_ERR_CUDA_DISABLED] = "GPU disabled after repeated failures",
+  [GB_OK] = GB_N_ ("success"),
+  [GB_ERR_NULL] = GB_N_ ("a required pointer (parameters, image or pixel data) is NULL"),
+  [GB_ERR_SIZE] = GB_N_ ("image width and height must be between 1 and 524288"),
+  [GB_ERR_CHANNELS] = GB_N_ ("images must have 1 to 4 channels"),
+  [GB_ERR_STRIDE] = GB_N_ ("row stride is smaller than width times channels"),
+  [GB_ERR_SIGMA] = GB_N_ ("standard deviation must be a finite number from 0 to 1500"),
+  [GB_ERR_RANGE_SIGMA] = GB_N_ ("range sigma must be a finite number greater than 0"),
+  [GB_ERR_ITERATIONS] = GB_N_ ("iterations must be from 1 to 10"),
+  [GB_ERR_KAPPA] = GB_N_ ("kappa must be a finite number from 0 to 10"),
+  [GB_ERR_ALGORITHM] = GB_N_ ("unknown algorithm"),
+  [GB_ERR_BACKEND] = GB_N_ ("unknown backend (use auto, cuda or cpu)"),
+  [GB_ERR_MISMATCH] = GB_N_ ("source and destination differ in size or channels"),
+  [GB_ERR_ALIAS] = GB_N_ ("destination overlaps the source without being the same view"),
+  [GB_ERR_NOT_AVAILABLE] = GB_N_ ("this algorithm is not available yet"),
+  [GB_ERR_NO_MEMORY] = GB_N_ ("out of memory"),
+  [GB_ERR_THREAD] = GB_N_ ("could not start worker threads"),
+  [GB_ERR_CANCELLED] = GB_N_ ("cancelled"),
+  [GB_ERR_CUDA_NOT_BUILT] = GB_N_ ("built without CUDA"),
+  [GB_ERR_CUDA_NO_DEVICE] = GB_N_ ("no usable CUDA device"),
+  [GB_ERR_CUDA_NO_MEMORY] = GB_N_ ("out of GPU memory"),
+  [GB_ERR_CUDA_LAUNCH] = GB_N_ ("a CUDA kernel failed"),
+  [GB_ERR_CUDA_COPY] = GB_N_ ("a copy between host and GPU failed"),
+  [GB_ERR_CUDA_DISABLED] = GB_N_ ("GPU disabled after repeated failures"),
 };
 
 const char *

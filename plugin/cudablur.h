@@ -46,6 +46,14 @@ GimpPDBStatusType cudablur_render_drawable (gint32 drawable_id,
                                             gint32 *device_used,
                                             gchar **message);
 
+/* The engine's blur of contiguous float pixels in place, with the sigmas
+ * multiplied by scale (the preview's zoom factor): the one path that both
+ * the final render and the preview take. */
+gb_status cudablur_blur_pixels (const CudablurVals *vals, gdouble scale,
+                                gfloat *pixels, gint width, gint height,
+                                gint channels, gb_progress_fn progress,
+                                gpointer user, gb_report *report);
+
 /* Pixel format the engine works in for this drawable: linear light,
  * premultiplied alpha where the drawable has alpha. */
 const Babl *cudablur_work_format (gint32 drawable_id, gint *channels);

@@ -5,6 +5,7 @@
 
 #include "cudablur.h"
 #include "plugin-intl.h"
+#include "../ui/dialog.h"
 
 static void query (void);
 static void run (const gchar *name, gint nparams, const GimpParam *param,
@@ -54,7 +55,7 @@ query (void)
     { GIMP_PDB_INT32, "device-used", "Where the blur ran: 1 cuda, 2 cpu" },
   };
 
-  gimp_plugin_domain_register (GETTEXT_PACKAGE, LOCALEDIR);
+  gimp_plugin_domain_register (GETTEXT_PACKAGE, CUDABLUR_LOCALE_DIR ());
 
   gimp_install_procedure (PLUG_IN_PROC,
                           N_("Gaussian blur on the GPU with CUDA, or on the "
@@ -150,7 +151,19 @@ run (const gchar *name, gint nparams, const GimpParam *param,
         status = GIMP_PDB_CALLING_ERROR;
       break;
     case GIMP_RUN_INTERACTIVE:
-      /* Until the dialog exists, interactive runs use the last values. */
+      if (!cudablur_vals_check (&vals, &message))
+        {
+          g_free (message);
+          message = NULL;
+          cudablur_vals_defaults (&vals);
+        }
+      if (!gimp_item_is_valid (drawable_id)
+          || !gimp_item_is_drawable (drawable_id)
+          || gimp_drawable_is_indexed (drawable_id))
+        break;   /* refused below, before any dialog */
+      if (!cudablur_dialog (drawable_id, &vals))
+        status = GIMP_PDB_CANCEL;
+      break;
     case GIMP_RUN_WITH_LAST_VALS:
       if (!cudablur_vals_check (&vals, &message))
         {

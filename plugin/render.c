@@ -21,6 +21,21 @@ cudablur_work_format (gint32 drawable_id, gint *channels)
   return babl_format (alpha ? "YaA float" : "Y float");
 }
 
+gb_status
+cudablur_blur_pixels (const CudablurVals *vals, gdouble scale, gfloat *pixels,
+                      gint width, gint height, gint channels,
+                      gb_progress_fn progress, gpointer user,
+                      gb_report *report)
+{
+  gb_params params;
+  cudablur_vals_to_params (vals, &params);
+  params.sigma_x = MIN (params.sigma_x * scale, GB_SIGMA_MAX);
+  params.sigma_y = MIN (params.sigma_y * scale, GB_SIGMA_MAX);
+  gb_image img = { pixels, width, height, channels,
+                   (size_t) width * channels };
+  return gb_blur (&params, &img, &img, progress, user, report);
+}
+
 typedef struct
 {
   gdouble last;
@@ -84,14 +99,14 @@ cudablur_render_drawable (gint32 drawable_id, const CudablurVals *vals,
   if (show_progress)
     gimp_progress_init (_("CUDA Gaussian blur"));
 
-  gb_image img = { pixels, area.width, area.height, c,
-                   (size_t) area.width * c };
-  gb_status st = gb_blur (&params, &img, &img,
-                          show_progress ? on_progress : NULL, &ps, &report);
+  gb_status st = cudablur_blur_pixels (vals, 1.0, pixels, area.width,
+                                       area.height, c,
+                                       show_progress ? on_progress : NULL, &ps,
+                                       &report);
   if (st != GB_OK)
     {
       *message = g_strdup_printf (_("Blur failed: %s"),
-                                  gb_status_message (st));
+                                  _(gb_status_message (st)));
       g_free (pixels);
       return st == GB_ERR_CANCELLED ? GIMP_PDB_CANCEL
                                     : GIMP_PDB_EXECUTION_ERROR;

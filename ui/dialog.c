@@ -1,0 +1,379 @@
+/* The dialog: a GimpDialog with a zoom preview, the algorithm, the
+ * standard deviations linked by a chain button, the edge-aware parameters
+ * (shown only where they apply), the device, and a status line saying what
+ * ran the last preview and how long it took.  No algorithm code here: the
+ * preview goes through cudablur_blur_pixels like the final render. */
+#include "config.h"
+
+#include <string.h>
+
+#include <libgimp/gimp.h>
+#include <libgimp/gimpui.h>
+
+#include "dialog.h"
+#include "../plugin/plugin-intl.h"
+
+typedef struct
+{
+  CudablurVals *vals;
+  GtkWidget *preview;
+  GtkWidget *algorithm;
+  GtkWidget *device;
+  GtkObject *sx, *sy, *range, *iterations, *kappa;
+  GtkWidget *chain;
+  GtkWidget *status;
+  gboolean updating;   /* set while widgets are written from vals */
+} Dialog;
+
+/* When each algorithm is best, for the algorithm combo's tooltip. */
+static const gchar *
+algorithm_tip (gint a)
+{
+  switch (a)
+    {
+    case GB_ALGO_AUTO:
+      return _("Picks the fastest accurate method for the standard "
+               "deviation: the FIR filter for small ones, Deriche's "
+               "recursive filter for large ones.");
+    case GB_ALGO_FIR:
+      return _("Separable FIR filter: exact to 3 sigma; best for small "
+               "standard deviations.");
+    case GB_ALGO_YVRG:
+      return _("Young-van Vliet recursive filter: time independent of sigma; "
+               "good up to sigma 100.");
+    case GB_ALGO_YVRG_TWO_WAY:
+      return _("Two-way partitioned Young-van Vliet filter: faster on the GPU "
+               "for small images, less accurate.");
+    case GB_ALGO_DERICHE:
+      return _("Deriche's recursive filter: time independent of sigma and "
+               "accurate at any sigma; best for large standard deviations.");
+    case GB_ALGO_EDGE_EXACT:
+      return _("Edge-aware blur by the domain transform, exact (Algorithm A): "
+               "smooths detail but keeps edges whose colour difference is "
+               "well above the range sigma.");
+    default:
+      return _("Edge-aware blur, partitioned into blocks (Algorithm C): "
+               "faster on the GPU, approximate at block boundaries.");
+    }
+}
+
+static void
+set_scale_visible (GtkObject *adj, gboolean visible)
+{
+  GtkWidget *w[3] = { GIMP_SCALE_ENTRY_LABEL (adj), GIMP_SCALE_ENTRY_SCALE (adj),
+                      GIMP_SCALE_ENTRY_SPINBUTTON (adj) };
+  for (int i = 0; i < 3; i++)
+    if (visible)
+      gtk_widget_show (w[i]);
+    else
+      gtk_widget_hide (w[i]);
+}
+
+static void
+show_applicable (Dialog *d)
+{
+  gint a = d->vals->algorithm;
+  gboolean edge = a == GB_ALGO_EDGE_EXACT || a == GB_ALGO_EDGE_PARTITIONED;
+  set_scale_visible (d->range, edge);
+  set_scale_visible (d->iterations, edge);
+  set_scale_visible (d->kappa, a == GB_ALGO_EDGE_PARTITIONED);
+  gimp_help_set_help_data (d->algorithm, algorithm_tip (a), NULL);
+}
+
+static void
+values_changed (Dialog *d)
+{
+  if (d->updating)
+    return;
+  show_applicable (d);
+  gimp_preview_invalidate (GIMP_PREVIEW (d->preview));
+}
+
+static void
+algorithm_changed (GtkWidget *combo, Dialog *d)
+{
+  gimp_int_combo_box_get_active (GIMP_INT_COMBO_BOX (combo),
+                                 &d->vals->algorithm);
+  values_changed (d);
+}
+
+static void
+device_changed (GtkWidget *combo, Dialog *d)
+{
+  gimp_int_combo_box_get_active (GIMP_INT_COMBO_BOX (combo), &d->vals->device);
+  values_changed (d);
+}
+
+static void
+adj_changed (GtkAdjustment *adj, gdouble *target)
+{
+  *target = gtk_adjustment_get_value (adj);
+}
+
+static void
+int_adj_changed (GtkAdjustment *adj, gint32 *target)
+{
+  *target = (gint32) (gtk_adjustment_get_value (adj) + 0.5);
+}
+
+/* With the chain closed, the two standard deviations move together. */
+static void
+sigma_changed (GtkAdjustment *adj, Dialog *d)
+{
+  if (!d->updating
+      && gimp_chain_button_get_active (GIMP_CHAIN_BUTTON (d->chain)))
+    {
+      GtkAdjustment *other = GTK_ADJUSTMENT (adj == GTK_ADJUSTMENT (d->sx)
+                                             ? d->sy : d->sx);
+      d->updating = TRUE;
+      gtk_adjustment_set_value (other, gtk_adjustment_get_value (adj));
+      d->updating = FALSE;
+      d->vals->std_dev_x = d->vals->std_dev_y = gtk_adjustment_get_value (adj);
+    }
+  values_changed (d);
+}
+
+static void
+write_widgets (Dialog *d)
+{
+  d->updating = TRUE;
+  gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (d->algorithm),
+                                 d->vals->algorithm);
+  gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (d->device),
+                                 d->vals->device);
+  gtk_adjustment_set_value (GTK_ADJUSTMENT (d->sx), d->vals->std_dev_x);
+  gtk_adjustment_set_value (GTK_ADJUSTMENT (d->sy), d->vals->std_dev_y);
+  gtk_adjustment_set_value (GTK_ADJUSTMENT (d->range), d->vals->range_sigma);
+  gtk_adjustment_set_value (GTK_ADJUSTMENT (d->iterations),
+                            d->vals->iterations);
+  gtk_adjustment_set_value (GTK_ADJUSTMENT (d->kappa), d->vals->kappa);
+  gimp_chain_button_set_active (GIMP_CHAIN_BUTTON (d->chain),
+                                d->vals->std_dev_x == d->vals->std_dev_y);
+  d->updating = FALSE;
+  values_changed (d);
+}
+
+/* The preview: the zoomed region as the engine sees it (linear,
+ * premultiplied float), blurred with sigma scaled by the zoom factor so
+ * that it looks like the final result. */
+static void
+preview_update (GimpPreview *preview, Dialog *d)
+{
+  gint w, h, bpp;
+  GimpZoomPreview *zp = GIMP_ZOOM_PREVIEW (preview);
+  guchar *src = gimp_zoom_preview_get_source (zp, &w, &h, &bpp);
+  static const char *const formats8[] = { NULL, "Y' u8", "Y'A u8",
+                                          "R'G'B' u8", "R'G'B'A u8" };
+  static const char *const formats[] = { NULL, "Y float", "YaA float",
+                                         "RGB float", "RaGaBaA float" };
+  if (!src || bpp < 1 || bpp > 4)
+    {
+      g_free (src);
+      return;
+    }
+  const Babl *f8 = babl_format (formats8[bpp]), *ff = babl_format (formats[bpp]);
+  gfloat *pix = g_try_new (gfloat, (gsize) w * h * bpp);
+  if (!pix)
+    {
+      g_free (src);
+      return;
+    }
+  babl_process (babl_fish (f8, ff), src, pix, (long) w * h);
+
+  gb_report rep;
+  gint64 t0 = g_get_monotonic_time ();
+  gb_status st = cudablur_blur_pixels (d->vals,
+                                       gimp_zoom_preview_get_factor (zp),
+                                       pix, w, h, bpp, NULL, NULL, &rep);
+  gdouble ms = (g_get_monotonic_time () - t0) / 1000.0;
+  gchar *text;
+  if (st == GB_OK)
+    {
+      babl_process (babl_fish (ff, f8), pix, src, (long) w * h);
+      gchar *where = rep.backend_used == GB_BACKEND_CUDA
+        ? g_strdup (_("CUDA"))
+        : g_strdup_printf (_("CPU, %d threads"), rep.threads_used);
+      /* TRANSLATORS: "Preview: fir on CPU, 16 threads in 3.2 ms" */
+      text = g_strdup_printf (_("Preview: %s on %s in %.1f ms"),
+                              gb_algorithm_name (rep.algorithm_used), where,
+                              ms);
+      g_free (where);
+    }
+  else
+    text = g_strdup_printf (_("Preview failed: %s"),
+                            _(gb_status_message (st)));
+  gimp_preview_draw_buffer (preview, src, w * bpp);
+  gtk_label_set_text (GTK_LABEL (d->status), text);
+  gimp_help_set_help_data (d->status, rep.reason, NULL);
+  g_free (text);
+  g_free (pix);
+  g_free (src);
+}
+
+static gboolean
+algorithm_sensitive (gint value, gpointer data)
+{
+  (void) data;
+  return gb_algorithm_available ((gb_algorithm) value);
+}
+
+static gboolean
+device_sensitive (gint value, gpointer data)
+{
+  return value != GB_BACKEND_CUDA || GPOINTER_TO_INT (data);
+}
+
+static GtkWidget *
+device_combo (void)
+{
+  gchar name[256], *cuda, *cpu;
+  gboolean ok = gb_cuda_info (name, sizeof name);
+  cuda = ok ? g_strdup_printf (_("CUDA: %s"), name)
+            : g_strdup (_("CUDA (not available)"));
+  cpu = g_strdup_printf (_("CPU (%d threads)"), gb_cpu_threads ());
+  GtkWidget *combo = gimp_int_combo_box_new (_("Automatic"), GB_BACKEND_AUTO,
+                                             cuda, GB_BACKEND_CUDA,
+                                             cpu, GB_BACKEND_CPU, NULL);
+  gimp_int_combo_box_set_sensitivity (GIMP_INT_COMBO_BOX (combo),
+                                      device_sensitive, GINT_TO_POINTER (ok),
+                                      NULL);
+  gchar *tip = ok ? g_strdup_printf (_("Automatic uses %s for images of "
+                                       "512 x 512 pixels or more, and falls "
+                                       "back to the CPU if it fails."), name)
+                  : g_strdup_printf (_("CUDA cannot be used: %s"), name);
+  gimp_help_set_help_data (combo, tip, NULL);
+  g_free (tip);
+  g_free (cuda);
+  g_free (cpu);
+  return combo;
+}
+
+static GtkObject *
+scale (GtkTable *table, gint row, const gchar *label, gdouble value,
+       gdouble lower, gdouble upper, gdouble max, guint digits,
+       const gchar *tip)
+{
+  return gimp_scale_entry_new (table, 0, row, label, 200, 6, value, lower,
+                               upper, 1.0, 10.0, digits, FALSE, lower, max,
+                               tip, NULL);
+}
+
+gboolean
+cudablur_dialog (gint32 drawable_id, CudablurVals *vals)
+{
+  Dialog d = { .vals = vals };
+  CudablurVals defaults;
+
+  gimp_ui_init (PLUG_IN_BINARY, TRUE);
+  GtkWidget *dialog = gimp_dialog_new (_("CUDA Gaussian Blur"), PLUG_IN_ROLE,
+                                       NULL, 0, gimp_standard_help_func,
+                                       PLUG_IN_HELP,
+                                       GIMP_STOCK_RESET, 1,
+                                       GTK_STOCK_CANCEL, GTK_RESPONSE_CANCEL,
+                                       GTK_STOCK_OK, GTK_RESPONSE_OK, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_OK);
+  gtk_dialog_set_alternative_button_order (GTK_DIALOG (dialog), 1,
+                                            GTK_RESPONSE_OK,
+                                            GTK_RESPONSE_CANCEL, -1);
+  gimp_window_set_transient (GTK_WINDOW (dialog));
+
+  GtkWidget *vbox = gtk_vbox_new (FALSE, 12);
+  gtk_container_set_border_width (GTK_CONTAINER (vbox), 12);
+  gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (dialog))),
+                      vbox, TRUE, TRUE, 0);
+
+  d.preview = gimp_zoom_preview_new_from_drawable_id (drawable_id);
+  gtk_box_pack_start (GTK_BOX (vbox), d.preview, TRUE, TRUE, 0);
+
+  GtkWidget *table = gtk_table_new (7, 4, FALSE);
+  gtk_table_set_col_spacings (GTK_TABLE (table), 6);
+  gtk_table_set_row_spacings (GTK_TABLE (table), 4);
+  gtk_box_pack_start (GTK_BOX (vbox), table, FALSE, FALSE, 0);
+
+  d.algorithm = gimp_int_combo_box_new (
+      _("Automatic"), GB_ALGO_AUTO,
+      _("FIR (separable)"), GB_ALGO_FIR,
+      _("Young-van Vliet (recursive)"), GB_ALGO_YVRG,
+      _("Young-van Vliet, two-way"), GB_ALGO_YVRG_TWO_WAY,
+      _("Deriche (recursive)"), GB_ALGO_DERICHE,
+      _("Edge-aware (exact)"), GB_ALGO_EDGE_EXACT,
+      _("Edge-aware (partitioned)"), GB_ALGO_EDGE_PARTITIONED, NULL);
+  /* Algorithms this version lacks are listed, greyed out. */
+  gimp_int_combo_box_set_sensitivity (GIMP_INT_COMBO_BOX (d.algorithm),
+                                      algorithm_sensitive, NULL, NULL);
+  if (!gb_algorithm_available ((gb_algorithm) vals->algorithm))
+    vals->algorithm = GB_ALGO_AUTO;
+  gimp_table_attach_aligned (GTK_TABLE (table), 0, 0, _("_Algorithm:"), 0.0,
+                             0.5, d.algorithm, 2, FALSE);
+
+  d.sx = scale (GTK_TABLE (table), 1, _("Std. dev. _X:"), vals->std_dev_x,
+                0.0, 100.0, GB_SIGMA_MAX, 2,
+                _("Horizontal standard deviation in pixels"));
+  d.sy = scale (GTK_TABLE (table), 2, _("Std. dev. _Y:"), vals->std_dev_y,
+                0.0, 100.0, GB_SIGMA_MAX, 2,
+                _("Vertical standard deviation in pixels"));
+  d.chain = gimp_chain_button_new (GIMP_CHAIN_RIGHT);
+  gimp_help_set_help_data (d.chain, _("Keep both standard deviations equal"),
+                           NULL);
+  gtk_table_attach (GTK_TABLE (table), d.chain, 3, 4, 1, 3, GTK_SHRINK,
+                    GTK_FILL, 0, 0);
+  d.range = scale (GTK_TABLE (table), 3, _("_Range sigma:"),
+                   vals->range_sigma, 1.0, 255.0, CUDABLUR_RANGE_SIGMA_MAX, 1,
+                   _("Colour differences well above this (0-255 scale) stop "
+                     "the blur: edges stay sharp"));
+  d.iterations = scale (GTK_TABLE (table), 4, _("_Iterations:"),
+                        vals->iterations, 1.0, GB_ITERATIONS_MAX,
+                        GB_ITERATIONS_MAX, 0,
+                        _("Horizontal and vertical passes of the edge-aware "
+                          "filter"));
+  d.kappa = scale (GTK_TABLE (table), 5, _("_Kappa:"), vals->kappa, 0.0,
+                   GB_KAPPA_MAX, GB_KAPPA_MAX, 1,
+                   _("How far blocks look beyond their boundary, in units of "
+                     "sigma"));
+  d.device = device_combo ();
+  gimp_table_attach_aligned (GTK_TABLE (table), 0, 6, _("_Device:"), 0.0, 0.5,
+                             d.device, 2, FALSE);
+
+  d.status = gtk_label_new ("");
+  gtk_misc_set_alignment (GTK_MISC (d.status), 0.0, 0.5);
+  gtk_box_pack_start (GTK_BOX (vbox), d.status, FALSE, FALSE, 0);
+
+  write_widgets (&d);
+  g_signal_connect (d.algorithm, "changed", G_CALLBACK (algorithm_changed), &d);
+  g_signal_connect (d.device, "changed", G_CALLBACK (device_changed), &d);
+  g_signal_connect (d.sx, "value-changed", G_CALLBACK (adj_changed),
+                    &vals->std_dev_x);
+  g_signal_connect (d.sy, "value-changed", G_CALLBACK (adj_changed),
+                    &vals->std_dev_y);
+  g_signal_connect (d.sx, "value-changed", G_CALLBACK (sigma_changed), &d);
+  g_signal_connect (d.sy, "value-changed", G_CALLBACK (sigma_changed), &d);
+  g_signal_connect (d.range, "value-changed", G_CALLBACK (adj_changed),
+                    &vals->range_sigma);
+  g_signal_connect (d.iterations, "value-changed", G_CALLBACK (int_adj_changed),
+                    &vals->iterations);
+  g_signal_connect (d.kappa, "value-changed", G_CALLBACK (adj_changed),
+                    &vals->kappa);
+  g_signal_connect_swapped (d.range, "value-changed",
+                            G_CALLBACK (values_changed), &d);
+  g_signal_connect_swapped (d.iterations, "value-changed",
+                            G_CALLBACK (values_changed), &d);
+  g_signal_connect_swapped (d.kappa, "value-changed",
+                            G_CALLBACK (values_changed), &d);
+  /* GimpPreview emits "invalidated" once the controls rest for a moment,
+   * so dragging a slider stays smooth. */
+  g_signal_connect (d.preview, "invalidated", G_CALLBACK (preview_update), &d);
+
+  gtk_widget_show_all (dialog);
+  show_applicable (&d);
+  gtk_widget_grab_focus (GIMP_SCALE_ENTRY_SPINBUTTON (d.sx));
+
+  gint response;
+  while ((response = gimp_dialog_run (GIMP_DIALOG (dialog))) == 1)
+    {
+      cudablur_vals_defaults (&defaults);
+      *vals = defaults;
+      write_widgets (&d);
+    }
+  gtk_widget_destroy (dialog);
+  return response == GTK_RESPONSE_OK;
+}

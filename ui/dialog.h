@@ -1,0 +1,11 @@
+/* The plug-in's dialog: algorithm and parameters, device, live preview. */
+#ifndef CUDABLUR_DIALOG_H
+#define CUDABLUR_DIALOG_H
+
+#include "../plugin/cudablur.h"
+
+/* Runs the dialog on vals; TRUE when the user pressed OK (vals then hold
+ * the chosen values), FALSE on Cancel or close. */
+gboolean cudablur_dialog (gint32 drawable_id, CudablurVals *vals);
+
+#endif

@@ -4,19 +4,26 @@
 set -e
 PKGS="build-essential autoconf automake pkg-config gettext
       libgimp2.0-dev libgegl-dev libbabl-dev gimp
-      xvfb xauth xdotool x11-apps imagemagick python3-skimage python3-pil"
+      xvfb xauth xdotool x11-apps imagemagick python3-skimage python3-pil
+      locales"
 missing=
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" \
     || missing="$missing $p"
 done
-if [ -z "$missing" ]; then
-  echo "deps: everything is installed"
-  exit 0
-fi
-echo "deps: installing$missing"
 SUDO=
 [ "$(id -u)" = 0 ] || SUDO=sudo
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends $missing
+if [ -z "$missing" ]; then
+  echo "deps: every package is installed"
+else
+  echo "deps: installing$missing"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q --no-install-recommends $missing
+fi
+# The dialog test opens the dialog in German.
+if ! locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\{0,1\}8$'; then
+  echo "deps: generating the de_DE.UTF-8 locale"
+  echo "de_DE.UTF-8 UTF-8" | $SUDO tee -a /etc/locale.gen >/dev/null
+  $SUDO locale-gen >/dev/null
+fi

@@ -12,7 +12,12 @@
  *             precision;
  *     mode 1: the drawable is byte-for-byte unchanged;
  *     mode 2: every pixel with alpha > 0 is pure red (no dark halo).
- *   Returns passed (1/0) and a message. */
+ *   Returns passed (1/0) and a message, and appends "PASS: label -- message"
+ *   (or FAIL) to $CUDABLUR_TEST_LOG when that is set: in GIMP's GUI,
+ *   Script-Fu has no console to print to.
+ *   plug-in-cudablur-test-wait-file file seconds
+ *     waits until the file exists (the dialog test's driver creates it
+ *     after pressing keys in GIMP's window); returns 1, or 0 on time-out. */
 #include "config.h"
 
 #include <math.h>
@@ -25,6 +30,7 @@
 
 #define SNAPSHOT_PROC "plug-in-cudablur-test-snapshot"
 #define VERIFY_PROC "plug-in-cudablur-test-verify"
+#define WAIT_PROC "plug-in-cudablur-test-wait-file"
 
 static void query (void);
 static void run (const gchar *name, gint nparams, const GimpParam *param,
@@ -52,6 +58,15 @@ query (void)
     { GIMP_PDB_FLOAT, "std-dev-x", "sigma x" },
     { GIMP_PDB_FLOAT, "std-dev-y", "sigma y" },
     { GIMP_PDB_INT32, "algorithm", "engine algorithm of the expected blur" },
+    { GIMP_PDB_STRING, "label", "what is checked, for the log" },
+  };
+  static const GimpParamDef wait_args[] = {
+    { GIMP_PDB_INT32, "run-mode", "Run mode" },
+    { GIMP_PDB_STRING, "filename", "File to wait for" },
+    { GIMP_PDB_INT32, "seconds", "Time-out" },
+  };
+  static const GimpParamDef wait_ret[] = {
+    { GIMP_PDB_INT32, "found", "1 when the file appeared in time" },
   };
   static const GimpParamDef verify_ret[] = {
     { GIMP_PDB_INT32, "passed", "1 when the check passed" },
@@ -66,6 +81,10 @@ query (void)
                           "RGB*, GRAY*", GIMP_PLUGIN,
                           G_N_ELEMENTS (verify_args),
                           G_N_ELEMENTS (verify_ret), verify_args, verify_ret);
+  gimp_install_procedure (WAIT_PROC, "test helper", "test helper",
+                          "gimp-cudablur", "gimp-cudablur", "2026", NULL,
+                          "", GIMP_PLUGIN, G_N_ELEMENTS (wait_args),
+                          G_N_ELEMENTS (wait_ret), wait_args, wait_ret);
 }
 
 typedef struct
@@ -362,7 +381,7 @@ run (const gchar *name, gint nparams, const GimpParam *param,
 {
   static GimpParam values[3];
   static gchar *message;
-  gint32 drawable = param[2].data.d_drawable;
+  gint32 drawable = nparams > 2 ? param[2].data.d_drawable : -1;
 
   gegl_init (NULL, NULL);
   g_free (message);
@@ -380,17 +399,38 @@ run (const gchar *name, gint nparams, const GimpParam *param,
         values[0].data.d_status = GIMP_PDB_EXECUTION_ERROR;
       snapshot_free (&s);
     }
-  else if (!strcmp (name, VERIFY_PROC) && nparams == 8)
+  else if (!strcmp (name, VERIFY_PROC) && nparams == 9)
     {
       gboolean ok = verify (drawable, param[3].data.d_string,
                             param[4].data.d_int32, param[5].data.d_float,
                             param[6].data.d_float, param[7].data.d_int32,
                             &message);
+      const gchar *log = g_getenv ("CUDABLUR_TEST_LOG");
+      FILE *f = log ? fopen (log, "a") : NULL;
+      if (f)
+        {
+          fprintf (f, "%s: %s -- %s\n", ok ? "PASS" : "FAIL",
+                   param[8].data.d_string, message);
+          fclose (f);
+        }
       values[1].type = GIMP_PDB_INT32;
       values[1].data.d_int32 = ok;
       values[2].type = GIMP_PDB_STRING;
       values[2].data.d_string = message;
       *nreturn_vals = 3;
+    }
+  else if (!strcmp (name, WAIT_PROC) && nparams == 3)
+    {
+      gint found = 0;
+      for (gint i = 0; i < param[2].data.d_int32 * 10 && !found; i++)
+        {
+          found = g_file_test (param[1].data.d_string, G_FILE_TEST_EXISTS);
+          if (!found)
+            g_usleep (100000);
+        }
+      values[1].type = GIMP_PDB_INT32;
+      values[1].data.d_int32 = found;
+      *nreturn_vals = 2;
     }
   else
     values[0].data.d_status = GIMP_PDB_CALLING_ERROR;

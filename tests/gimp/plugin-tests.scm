@@ -23,7 +23,7 @@
 (define (cb-verify img d mode sx sy what)
   (let ((r (plug-in-cudablur-test-verify RUN-NONINTERACTIVE img d
                                          (string-append cb-tmp "/snapshot")
-                                         mode sx sy cb-algorithm)))
+                                         mode sx sy cb-algorithm what)))
     (cb-report (= (car r) 1) what (cadr r))))
 
 ; Blur with cb-algorithm on the automatic device; checks device-used.

@@ -23,6 +23,7 @@ struct context
 {
   int ready;
   int device;
+  int sm_count;
   char name[200];
   cudaStream_t streams[N_STREAMS];
   float *d_a, *d_b, *d_c;  /* image and intermediates */
@@ -112,6 +113,7 @@ init_locked (void)
   GB_CUDA_TRY (cudaGetDeviceProperties (&prop, best), GB_ERR_CUDA_NO_DEVICE);
   GB_CUDA_TRY (cudaSetDevice (best), GB_ERR_CUDA_NO_DEVICE);
   ctx.device = best;
+  ctx.sm_count = prop.multiProcessorCount;
   snprintf (ctx.name, sizeof ctx.name, "%.190s", prop.name);
   for (int i = 0; i < N_STREAMS; i++)
     {
@@ -367,11 +369,12 @@ run_fir_locked (job *j)
   return GB_OK;
 }
 
-/* Recursive filters need the whole image on the device: upload it (the
+/* Recursive and edge-aware filters need the whole image on the device:
+ * upload it (the
  * CPU stages one band while the previous one is copied), filter, download,
  * and only then write dst. */
 gb_status
-run_recursive_locked (job *j)
+run_whole_image_locked (job *j)
 {
   const size_t row_bytes = j->row_floats * sizeof (float);
   const size_t bytes = row_bytes * (size_t) j->h;
@@ -403,8 +406,13 @@ run_recursive_locked (job *j)
     return GB_ERR_CANCELLED;
   double t1 = now ();
   float *result = nullptr;
-  st = gb_recursive_run (j->p, ctx.d_a, ctx.d_b, ctx.d_c, j->w, j->h, j->c, s,
-                         &result);
+  if (j->p->algorithm == GB_ALGO_EDGE_EXACT
+      || j->p->algorithm == GB_ALGO_EDGE_PARTITIONED)
+    st = gb_edge_run (j->p, ctx.d_a, ctx.d_b, ctx.d_c, j->w, j->h, j->c,
+                      ctx.sm_count, s, &result);
+  else
+    st = gb_recursive_run (j->p, ctx.d_a, ctx.d_b, ctx.d_c, j->w, j->h, j->c,
+                           s, &result);
   if (st != GB_OK)
     return st;
   if (report_progress (j, 0.7))
@@ -427,10 +435,18 @@ run_recursive_locked (job *j)
   return GB_OK;
 }
 
+/* Algorithms that need the whole image on the device at once. */
 int
-is_recursive (gb_algorithm a)
+is_whole_image (gb_algorithm a)
 {
-  return a == GB_ALGO_YVRG || a == GB_ALGO_YVRG_TWO_WAY || a == GB_ALGO_DERICHE;
+  return a == GB_ALGO_YVRG || a == GB_ALGO_YVRG_TWO_WAY || a == GB_ALGO_DERICHE
+         || a == GB_ALGO_EDGE_EXACT || a == GB_ALGO_EDGE_PARTITIONED;
+}
+
+int
+is_edge (gb_algorithm a)
+{
+  return a == GB_ALGO_EDGE_EXACT || a == GB_ALGO_EDGE_PARTITIONED;
 }
 
 } // namespace
@@ -481,7 +497,7 @@ gb_cuda_probe (char *name, size_t size)
 extern "C" int
 gb_cuda_supports (gb_algorithm algorithm)
 {
-  return algorithm == GB_ALGO_FIR || is_recursive (algorithm);
+  return algorithm == GB_ALGO_FIR || is_whole_image (algorithm);
 }
 
 extern "C" gb_status
@@ -514,8 +530,8 @@ gb_cuda_run (const gb_params *params, const gb_image *src, const gb_image *dst,
       cudaSetDevice (ctx.device);
       if (params->algorithm == GB_ALGO_FIR)
         st = run_fir_locked (&j);
-      else if (is_recursive (params->algorithm))
-        st = run_recursive_locked (&j);
+      else if (is_whole_image (params->algorithm))
+        st = run_whole_image_locked (&j);
       else
         st = GB_ERR_NOT_AVAILABLE;
       if (st != GB_OK && st != GB_ERR_CANCELLED && st != GB_ERR_NOT_AVAILABLE)
@@ -565,13 +581,14 @@ gb_cuda_bench_kernels (const gb_params *params, int w, int h, int c, int reps,
   size_t bytes = (size_t) w * h * c * sizeof (float);
   if (!t)
     return GB_ERR_NO_MEMORY;
-  const int rec = is_recursive (params->algorithm);
+  const int rec = is_whole_image (params->algorithm);
+  const int edge = is_edge (params->algorithm);
   float *c3 = nullptr;
   gb_rec_plan *rplan = nullptr;
   plan = gb_fir_plan {};
   if ((st = gb_cuda_probe (nullptr, 0)) != GB_OK
       || (!rec && (st = gb_fir_plan_make (&plan, params)) != GB_OK)
-      || (rec && (st = gb_rec_plan_make (params, &rplan)) != GB_OK))
+      || (rec && !edge && (st = gb_rec_plan_make (params, &rplan)) != GB_OK))
     {
       free (t);
       return st;
@@ -587,7 +604,12 @@ gb_cuda_bench_kernels (const gb_params *params, int w, int h, int c, int reps,
   for (int r = -1; r < reps && st == GB_OK; r++)   /* r = -1: warm-up */
     {
       cudaEventRecord (e0, 0);
-      if (rec)
+      if (edge)
+        {
+          float *res;
+          st = gb_edge_run (params, a, b, c3, w, h, c, ctx.sm_count, 0, &res);
+        }
+      else if (rec)
         {
           float *res;
           st = gb_rec_plan_launch (rplan, a, b, c3, w, h, c, 0, &res);

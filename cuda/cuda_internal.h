@@ -62,6 +62,21 @@ gb_status gb_rec_plan_launch (const gb_rec_plan *plan, float *a, float *b,
                               cudaStream_t s, float **result);
 void gb_rec_plan_free (gb_rec_plan *plan);
 
+/* out (h x w) = in (w x h) transposed, pixels of `channels` floats. */
+gb_status gb_transpose (const float *in, float *out, int w, int h,
+                        int channels, cudaStream_t s);
+
+/* Edge-aware Algorithms A and C on device buffers a (the image), b and c
+ * (scratch of the same size); *result is a or b.  Synchronises s. */
+gb_status gb_edge_run (const gb_params *params, float *a, float *b, float *c,
+                       int w, int h, int channels, int sm_count,
+                       cudaStream_t s, float **result);
+
+/* Algorithm C's blocks per line on the GPU: blocks_per_stripe, or about
+ * 1024 threads per multiprocessor, blocks no shorter than 32 pixels. */
+int gb_edge_gpu_blocks (const gb_params *params, int lines, int L,
+                        int sm_count);
+
 gb_status gb_fir_v (const gb_fir_plan *plan, const float *d_src, float *d_dst,
                     int w, int h, int c, int row0, int row1, cudaStream_t s);
 

@@ -497,6 +497,19 @@ run_c (const axis_plan *ax, const axis_plan *ay, int do_x, int do_y,
 
 } // namespace
 
+gb_status
+gb_transpose (const float *in, float *out, int w, int h, int channels,
+              cudaStream_t s)
+{
+  switch (channels)
+    {
+    case 1: return launch_transpose<1> (in, out, w, h, s);
+    case 2: return launch_transpose<2> (in, out, w, h, s);
+    case 3: return launch_transpose<3> (in, out, w, h, s);
+    default: return launch_transpose<4> (in, out, w, h, s);
+    }
+}
+
 struct gb_rec_plan
 {
   axis_plan ax, ay;

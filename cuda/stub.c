@@ -36,7 +36,8 @@ gb_cuda_supports (gb_algorithm algorithm)
   /* The simulated device of fault injection "runs" what the GPU will. */
   return (algorithm == GB_ALGO_FIR || algorithm == GB_ALGO_YVRG
           || algorithm == GB_ALGO_YVRG_TWO_WAY
-          || algorithm == GB_ALGO_DERICHE)
+          || algorithm == GB_ALGO_DERICHE || algorithm == GB_ALGO_EDGE_EXACT
+          || algorithm == GB_ALGO_EDGE_PARTITIONED)
          && gb_fault_status () != GB_OK;
 }
 

@@ -1,6 +1,7 @@
 /* Filter coefficients shared by the CPU and CUDA backends: one truth.
  * FIR taps, Young-van Vliet with its Triggs-Sdika boundary matrix, and
  * Deriche. */
+#include <complex.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,4 +218,56 @@ void
 gb_deriche_coeffs_make (double sigma, gb_deriche_coeffs *c)
 {
   deriche_at (sigma, c);
+}
+
+/* --------------------------------------------------------- edge-aware */
+
+void
+gb_dt_coeffs_make (double sigma, gb_dt_coeffs *c)
+{
+  /* Appendix of the edge-aware paper (Deriche's constants). */
+  const double al_re[2] = { 1.6800, -0.6803 }, al_im[2] = { 3.7350, 0.2598 };
+  const double la_re[2] = { 1.783, 1.723 }, la_im[2] = { 0.6318, 1.9970 };
+  double complex b[2], gsum = 0;
+  for (int i = 0; i < 2; i++)
+    {
+      b[i] = cexp (-(la_re[i] + I * la_im[i]) / sigma);
+      gsum += (al_re[i] + I * al_im[i]) * (1 + b[i]) / (1 - b[i]);
+    }
+  double gamma = creal (gsum);
+  for (int i = 0; i < 2; i++)
+    {
+      double complex a = (al_re[i] + I * al_im[i]) / gamma;
+      double complex r0 = (b[i] - 1) * (b[i] - 1) / (a * b[i]);
+      double complex r1 = a / (b[i] - 1);
+      double complex ss = a / (1 - b[i]);
+      c->a_re[i] = creal (a);
+      c->a_im[i] = cimag (a);
+      c->b_re[i] = creal (b[i]);
+      c->b_im[i] = cimag (b[i]);
+      c->logr[i] = -la_re[i] / sigma;
+      c->theta[i] = -la_im[i] / sigma;
+      c->r0_re[i] = creal (r0);
+      c->r0_im[i] = cimag (r0);
+      c->r1_re[i] = creal (r1);
+      c->r1_im[i] = cimag (r1);
+      c->ss_re[i] = creal (ss);
+      c->ss_im[i] = cimag (ss);
+    }
+}
+
+double
+gb_dt_iteration_sigma (double sigma, int i, int n)
+{
+  return sigma * sqrt (3.0) * pow (2.0, n - i) / sqrt (pow (4.0, n) - 1.0);
+}
+
+float
+gb_linear_to_perceptual (float v)
+{
+  if (!(v > 0.0f))
+    return 0.0f;
+  if (v >= 1.0f)
+    return 1.0f;
+  return v <= 0.0031308f ? 12.92f * v : 1.055f * powf (v, 1.0f / 2.4f) - 0.055f;
 }

@@ -15,6 +15,9 @@ gb_cpu_run (const gb_params *params, const gb_image *src, const gb_image *dst,
     case GB_ALGO_YVRG_TWO_WAY:
     case GB_ALGO_DERICHE:
       return gb_cpu_recursive (params, src, dst, progress);
+    case GB_ALGO_EDGE_EXACT:
+    case GB_ALGO_EDGE_PARTITIONED:
+      return gb_cpu_edge (params, src, dst, progress);
     default:
       return GB_ERR_NOT_AVAILABLE;
     }

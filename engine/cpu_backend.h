@@ -22,6 +22,19 @@ gb_status gb_cpu_recursive (const gb_params *params, const gb_image *src,
                             const gb_image *dst,
                             const gb_progress_span *progress);
 
+/* Edge-aware Algorithms A and C (engine/cpu_edge.c). */
+gb_status gb_cpu_edge (const gb_params *params, const gb_image *src,
+                       const gb_image *dst, const gb_progress_span *progress);
+
+/* The domain transform's spacings dtx (between x-1 and x) and dty
+ * (between y-1 and y), w*h each, from perceptual colour on a 0-255
+ * scale; ratio = sigma_s / sigma_r. */
+gb_status gb_edge_spacings (const gb_image *src, double ratio_x,
+                            double ratio_y, float *dtx, float *dty);
+
+/* Blocks per line for Algorithm C (1 for Algorithm A). */
+int gb_edge_blocks (const gb_params *params, int for_gpu, int sm_count);
+
 /* Normalised float taps t[0..radius] for sigma in the requested mode;
  * returns NULL on allocation failure.  *radius receives the radius. */
 float *gb_fir_taps_float (double sigma, gb_taps_mode mode, int *radius);

@@ -20,6 +20,7 @@ gb_params_init (gb_params *params)
   params->threads = 0;
   params->blocks_per_stripe = 0;
   params->naive_borders = 0;
+  params->edge_interpolation = GB_EDGE_HOLD;
 }
 
 static int
@@ -121,6 +122,8 @@ gb_algorithm_available (gb_algorithm algorithm)
     case GB_ALGO_YVRG:
     case GB_ALGO_YVRG_TWO_WAY:
     case GB_ALGO_DERICHE:
+    case GB_ALGO_EDGE_EXACT:
+    case GB_ALGO_EDGE_PARTITIONED:
       return 1;
     default:
       return 0;

@@ -61,6 +61,32 @@ typedef struct
 
 void gb_deriche_coeffs_make (double sigma, gb_deriche_coeffs *c);
 
+/* The edge-aware filter (Nehab-style domain transform, Gastal & Oliveira's
+ * non-uniform recursion): two complex first-order subfilters i = 0, 1 with
+ * the appendix constants of the edge-aware paper,
+ *   a_i = alpha_i / gamma, b_i = exp(-lambda_i / sigma),
+ *   r_i0 = (b_i - 1)^2 / (a_i b_i), r_i1 = a_i / (b_i - 1),
+ * b_i^delta taken in polar form: exp(delta * log|b_i|) * cis(delta * arg b_i).
+ * Complex numbers as re/im pairs so that C and CUDA share the struct. */
+typedef struct
+{
+  double a_re[2], a_im[2];
+  double b_re[2], b_im[2];
+  double logr[2], theta[2];     /* b_i = exp(logr + i theta) */
+  double r0_re[2], r0_im[2];
+  double r1_re[2], r1_im[2];
+  double ss_re[2], ss_im[2];    /* causal steady state a / (1 - b) */
+} gb_dt_coeffs;
+
+void gb_dt_coeffs_make (double sigma, gb_dt_coeffs *c);
+
+/* The standard deviation of iteration i (1..n) of n: variances add up to
+ * sigma^2 and halve from one iteration to the next (the paper's IV-A). */
+double gb_dt_iteration_sigma (double sigma, int i, int n);
+
+/* sRGB transfer of a linear value in [0, 1], for colour distances. */
+float gb_linear_to_perceptual (float v);
+
 #ifdef __cplusplus
 }
 #endif

@@ -241,7 +241,7 @@
   (for-each (lambda (a)
               (cb-recursive-case a PRECISION-U8-GAMMA)
               (cb-recursive-case a PRECISION-FLOAT-LINEAR))
-            (list 0 2 3 4))
+            (list 0 2 3 4 5 6))
   (cb-offset-case)
   (cb-mask-and-channel-case)
   (cb-bad-arguments-case)

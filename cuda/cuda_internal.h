@@ -73,7 +73,7 @@ gb_status gb_edge_run (const gb_params *params, float *a, float *b, float *c,
                        cudaStream_t s, float **result);
 
 /* Algorithm C's blocks per line on the GPU: blocks_per_stripe, or about
- * 1024 threads per multiprocessor, blocks no shorter than 32 pixels. */
+ * 1024 threads per multiprocessor, blocks no shorter than 64 pixels. */
 int gb_edge_gpu_blocks (const gb_params *params, int lines, int L,
                         int sm_count);
 

@@ -209,8 +209,9 @@ gb_edge_blocks (const gb_params *params, int for_gpu, int sm_count)
     return 1;
   if (params->blocks_per_stripe > 0)
     return params->blocks_per_stripe;
-  /* Enough blocks to fill the machine: a GPU wants about 1024 threads per
-   * multiprocessor, a CPU a few tasks per thread (see gb_edge_blocks_for). */
+  /* The CPU runs whole lines in parallel already; 8 blocks per line keep
+   * Algorithm C's result close to what a GPU gives (the GPU picks its own
+   * count in cuda/edge.cu, from its multiprocessors). */
   (void) for_gpu;
   (void) sm_count;
   return 8;

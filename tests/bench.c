@@ -223,21 +223,25 @@ recursive_extras (int gpu, int no_cpu)
                   shapes[s].c, p.sigma_x, gb_algorithm_name (p.algorithm), ms);
         }
   /* Edge-aware: the paper's case, 2048x2048 RGBA, 2 iterations. */
-  printf ("\n| image | sigma | range sigma | method | kernel ms |\n"
-          "|---|---|---|---|---|\n");
-  for (int a = GB_ALGO_EDGE_EXACT; a <= GB_ALGO_EDGE_PARTITIONED; a++)
+  printf ("\n| image | sigma | range sigma | method | blocks per line "
+          "| kernel ms |\n|---|---|---|---|---|---|\n");
+  static const int bps[] = { 1, 0, 8, 16, 32 };
+  for (int b = 0; b < 5; b++)
     for (int k = 0; k < 2; k++)
       {
         gb_params p;
         double ms = -1;
         gb_params_init (&p);
-        p.algorithm = (gb_algorithm) a;
+        p.algorithm = b ? GB_ALGO_EDGE_PARTITIONED : GB_ALGO_EDGE_EXACT;
+        p.blocks_per_stripe = bps[b];
         p.sigma_x = p.sigma_y = k ? 200.0 : 50.0;
         p.range_sigma = k ? 150.0 : 50.0;
         p.backend = GB_BACKEND_CUDA;
         gb_cuda_bench_kernels (&p, 2048, 2048, 4, 7, &ms);
-        printf ("| 2048x2048x4 | %g | %g | %s | %.3f |\n", p.sigma_x,
-                p.range_sigma, gb_algorithm_name (p.algorithm), ms);
+        printf ("| 2048x2048x4 | %g | %g | %s | %s | %.3f |\n", p.sigma_x,
+                p.range_sigma, gb_algorithm_name (p.algorithm),
+                b == 0 ? "1" : bps[b] ? (bps[b] == 8 ? "8" : bps[b] == 16
+                                         ? "16" : "32") : "auto", ms);
       }
 #endif
   (void) no_cpu;

@@ -267,36 +267,23 @@ twoway_cols_kernel (const float *__restrict__ src, float *dst, int lines,
 
 /* -------------------------------------------------------------- Deriche */
 
+/* One Deriche step: sum_j c[j] x_j - d1 y1 - ... - d4 y4, with the input
+ * coefficients c = n0..n3 (causal, x[i..i-3]) or m1..m4 (anticausal,
+ * x[i+1..i+4]); the feedback from y1 enters last, alone on the
+ * recursion's critical path. */
 template <int C>
 __device__ __forceinline__ px<C>
-deriche_causal (const deriche_k &k, const px<C> &x0, const px<C> &x1,
-                const px<C> &x2, const px<C> &x3, const px<C> &y1,
-                const px<C> &y2, const px<C> &y3, const px<C> &y4)
+deriche_step (const double *c, const deriche_k &k, const px<C> &xa,
+              const px<C> &xb, const px<C> &xc, const px<C> &xd,
+              const px<C> &y1, const px<C> &y2, const px<C> &y3,
+              const px<C> &y4)
 {
   px<C> o;
 #pragma unroll
   for (int ch = 0; ch < C; ch++)
     {
-      double t = k.n[0] * x0.v[ch] + k.n[1] * x1.v[ch] + k.n[2] * x2.v[ch]
-                 + k.n[3] * x3.v[ch] - k.d[4] * y4.v[ch] - k.d[3] * y3.v[ch]
-                 - k.d[2] * y2.v[ch];
-      o.v[ch] = fma (-k.d[1], y1.v[ch], t);
-    }
-  return o;
-}
-
-template <int C>
-__device__ __forceinline__ px<C>
-deriche_anticausal (const deriche_k &k, const px<C> &x1, const px<C> &x2,
-                    const px<C> &x3, const px<C> &x4, const px<C> &y1,
-                    const px<C> &y2, const px<C> &y3, const px<C> &y4)
-{
-  px<C> o;
-#pragma unroll
-  for (int ch = 0; ch < C; ch++)
-    {
-      double t = k.m[1] * x1.v[ch] + k.m[2] * x2.v[ch] + k.m[3] * x3.v[ch]
-                 + k.m[4] * x4.v[ch] - k.d[4] * y4.v[ch] - k.d[3] * y3.v[ch]
+      double t = c[0] * xa.v[ch] + c[1] * xb.v[ch] + c[2] * xc.v[ch]
+                 + c[3] * xd.v[ch] - k.d[4] * y4.v[ch] - k.d[3] * y3.v[ch]
                  - k.d[2] * y2.v[ch];
       o.v[ch] = fma (-k.d[1], y1.v[ch], t);
     }
@@ -336,7 +323,8 @@ deriche_cols_kernel (const float *__restrict__ src, float *dst, int lines,
       for (int b = 0; b < BATCH; b++)
         if (b < nb)
           {
-            px<C> yi = deriche_causal<C> (k, xb[b], x1, x2, x3, y1, y2, y3, y4);
+            px<C> yi = deriche_step<C> (k.n, k, xb[b], x1, x2, x3,
+                                        y1, y2, y3, y4);
             store<C> (ys + (size_t) (i0 + b) * pitch, yi);
             x3 = x2; x2 = x1; x1 = xb[b];
             y4 = y3; y3 = y2; y2 = y1; y1 = yi;
@@ -365,7 +353,8 @@ deriche_cols_kernel (const float *__restrict__ src, float *dst, int lines,
       for (int b = 0; b < BATCH; b++)
         if (b < nb)
           {
-            px<C> yi = deriche_anticausal<C> (k, x1, x2, x3, x4, y1, y2, y3, y4), o;
+            px<C> yi = deriche_step<C> (k.m + 1, k, x1, x2, x3, x4,
+                                        y1, y2, y3, y4), o;
 #pragma unroll
             for (int ch = 0; ch < C; ch++)
               o.v[ch] = cb[b].v[ch] + yi.v[ch];

@@ -4,18 +4,8 @@
 # private GIMP2_DIRECTORY.  Called by `make check` (srcdir, builddir set).
 set -u
 : "${srcdir:=.}"
-: "${builddir:=.}"
 command -v gimp >/dev/null 2>&1 || { echo "gimp not installed: skipped"; exit 77; }
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/cudablur-test.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-export GIMP2_DIRECTORY="$tmp/gimp"
-mkdir -p "$GIMP2_DIRECTORY/plug-ins"
-for d in brushes dynamics fonts gradients palettes patterns tool-presets; do
-  mkdir -p "$GIMP2_DIRECTORY/$d"
-done
-cp "$builddir/plugin/cudablur" "$builddir/tests/gimp/cudablur-test" \
-   "$GIMP2_DIRECTORY/plug-ins/" || exit 99
+. "$srcdir/tests/gimp/gimp-env.sh" batch
 
 expected=2
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then

@@ -9,21 +9,10 @@
 # build tree).  Called by `make check` (srcdir, builddir set).
 set -u
 : "${srcdir:=.}"
-: "${builddir:=.}"
 for cmd in gimp xvfb-run xdotool import; do
   command -v $cmd >/dev/null 2>&1 || { echo "$cmd not installed: skipped"; exit 77; }
 done
-
-top_build=$(cd "$builddir" && pwd)
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/cudablur-dialog.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-export GIMP2_DIRECTORY="$tmp/gimp"
-mkdir -p "$GIMP2_DIRECTORY/plug-ins"
-for d in brushes dynamics fonts gradients palettes patterns tool-presets; do
-  mkdir -p "$GIMP2_DIRECTORY/$d"
-done
-cp "$top_build/plugin/cudablur" "$top_build/tests/gimp/cudablur-test" \
-   "$GIMP2_DIRECTORY/plug-ins/" || exit 99
+. "$srcdir/tests/gimp/gimp-env.sh" dialog
 export CUDABLUR_LOCALEDIR="$top_build/po"
 export CUDABLUR_TEST_LOG="$tmp/results.log"
 export CUDABLUR_ARTEFACTS="${CUDABLUR_ARTEFACTS:-$top_build/tests/artefacts}"

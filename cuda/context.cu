@@ -435,20 +435,6 @@ run_whole_image_locked (job *j)
   return GB_OK;
 }
 
-/* Algorithms that need the whole image on the device at once. */
-int
-is_whole_image (gb_algorithm a)
-{
-  return a == GB_ALGO_YVRG || a == GB_ALGO_YVRG_TWO_WAY || a == GB_ALGO_DERICHE
-         || a == GB_ALGO_EDGE_EXACT || a == GB_ALGO_EDGE_PARTITIONED;
-}
-
-int
-is_edge (gb_algorithm a)
-{
-  return a == GB_ALGO_EDGE_EXACT || a == GB_ALGO_EDGE_PARTITIONED;
-}
-
 } // namespace
 
 gb_status
@@ -476,6 +462,12 @@ gb_cuda_check_launch (const char *kernel)
   return GB_OK;
 }
 
+int
+gb_cuda_sm_count (void)
+{
+  return ctx.sm_count;
+}
+
 extern "C" gb_status
 gb_cuda_probe (char *name, size_t size)
 {
@@ -497,7 +489,7 @@ gb_cuda_probe (char *name, size_t size)
 extern "C" int
 gb_cuda_supports (gb_algorithm algorithm)
 {
-  return algorithm == GB_ALGO_FIR || is_whole_image (algorithm);
+  return algorithm == GB_ALGO_FIR || gb_whole_image_algorithm (algorithm);
 }
 
 extern "C" gb_status
@@ -530,7 +522,7 @@ gb_cuda_run (const gb_params *params, const gb_image *src, const gb_image *dst,
       cudaSetDevice (ctx.device);
       if (params->algorithm == GB_ALGO_FIR)
         st = run_fir_locked (&j);
-      else if (is_whole_image (params->algorithm))
+      else if (gb_whole_image_algorithm (params->algorithm))
         st = run_whole_image_locked (&j);
       else
         st = GB_ERR_NOT_AVAILABLE;
@@ -551,131 +543,4 @@ gb_cuda_release (void)
   pthread_mutex_lock (&ctx_lock);
   release_locked ();
   pthread_mutex_unlock (&ctx_lock);
-}
-
-/* ---------------------------------------------------------- benchmark */
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-extern "C" gb_status
-gb_cuda_bench_kernels (const gb_params *params, int w, int h, int c, int reps,
-                       double *ms_median)
-{
-  gb_fir_plan plan;
-  float *a = nullptr, *b = nullptr;
-  double *t = (double *) calloc (reps, sizeof *t);
-  cudaEvent_t e0 = nullptr, e1 = nullptr;
-  gb_status st = GB_OK;
-  size_t bytes = (size_t) w * h * c * sizeof (float);
-  if (!t)
-    return GB_ERR_NO_MEMORY;
-  const int rec = is_whole_image (params->algorithm);
-  const int edge = is_edge (params->algorithm);
-  float *c3 = nullptr;
-  gb_rec_plan *rplan = nullptr;
-  plan = gb_fir_plan {};
-  if ((st = gb_cuda_probe (nullptr, 0)) != GB_OK
-      || (!rec && (st = gb_fir_plan_make (&plan, params)) != GB_OK)
-      || (rec && !edge && (st = gb_rec_plan_make (params, &rplan)) != GB_OK))
-    {
-      free (t);
-      return st;
-    }
-  if (rec && cudaMalloc ((void **) &c3, bytes) != cudaSuccess)
-    st = GB_ERR_CUDA_NO_MEMORY;
-  if (cudaMalloc ((void **) &a, bytes) != cudaSuccess
-      || cudaMalloc ((void **) &b, bytes) != cudaSuccess
-      || cudaMemset (a, 0x3c, bytes) != cudaSuccess
-      || cudaEventCreate (&e0) != cudaSuccess
-      || cudaEventCreate (&e1) != cudaSuccess)
-    st = GB_ERR_CUDA_NO_MEMORY;
-  for (int r = -1; r < reps && st == GB_OK; r++)   /* r = -1: warm-up */
-    {
-      cudaEventRecord (e0, 0);
-      if (edge)
-        {
-          float *res;
-          st = gb_edge_run (params, a, b, c3, w, h, c, ctx.sm_count, 0, &res);
-        }
-      else if (rec)
-        {
-          float *res;
-          st = gb_rec_plan_launch (rplan, a, b, c3, w, h, c, 0, &res);
-        }
-      else if (gb_fir_fusable (&plan))
-        st = gb_fir_fused (&plan, a, b, w, h, c, 0, h, 0);
-      else
-        {
-          if (params->sigma_x > 0)
-            st = gb_fir_h (&plan, a, b, w, h, c, 0, h, 0);
-          if (st == GB_OK && params->sigma_y > 0)
-            st = gb_fir_v (&plan, b, a, w, h, c, 0, h, 0);
-        }
-      cudaEventRecord (e1, 0);
-      float ms = 0.f;
-      if (st == GB_OK && (cudaEventSynchronize (e1) != cudaSuccess
-                          || cudaEventElapsedTime (&ms, e0, e1) != cudaSuccess))
-        st = GB_ERR_CUDA_LAUNCH;
-      if (r >= 0)
-        t[r] = ms;
-    }
-  if (st == GB_OK)
-    *ms_median = median (t, reps);
-  cudaEventDestroy (e0);
-  cudaEventDestroy (e1);
-  cudaFree (a);
-  cudaFree (b);
-  cudaFree (c3);
-  gb_rec_plan_free (rplan);
-  gb_fir_plan_free (&plan);
-  free (t);
-  return st;
-}
-
-extern "C" gb_status
-gb_cuda_bench_copy (size_t bytes, int reps, double *ms_median)
-{
-  float *a = nullptr, *b = nullptr;
-  double *t = (double *) calloc (reps, sizeof *t);
-  cudaEvent_t e0 = nullptr, e1 = nullptr;
-  gb_status st = GB_OK;
-  if (!t)
-    return GB_ERR_NO_MEMORY;
-  if (cudaMalloc ((void **) &a, bytes) != cudaSuccess
-      || cudaMalloc ((void **) &b, bytes) != cudaSuccess
-      || cudaEventCreate (&e0) != cudaSuccess
-      || cudaEventCreate (&e1) != cudaSuccess)
-    st = GB_ERR_CUDA_NO_MEMORY;
-  for (int r = -1; r < reps && st == GB_OK; r++)
-    {
-      float ms = 0.f;
-      cudaEventRecord (e0, 0);
-      cudaMemcpyAsync (b, a, bytes, cudaMemcpyDeviceToDevice, 0);
-      cudaEventRecord (e1, 0);
-      if (cudaEventSynchronize (e1) != cudaSuccess
-          || cudaEventElapsedTime (&ms, e0, e1) != cudaSuccess)
-        st = GB_ERR_CUDA_COPY;
-      if (r >= 0)
-        t[r] = ms;
-    }
-  if (st == GB_OK)
-    *ms_median = median (t, reps);
-  cudaEventDestroy (e0);
-  cudaEventDestroy (e1);
-  cudaFree (a);
-  cudaFree (b);
-  free (t);
-  return st;
 }

@@ -18,6 +18,24 @@ gb_status gb_cuda_fail (cudaError_t err, gb_status kind, const char *what);
       return gb_cuda_fail (e_, (kind), #call);                         \
   } while (0)
 
+/* Algorithms that need the whole image on the device at once, and the
+ * edge-aware ones among them. */
+inline int
+gb_edge_algorithm (gb_algorithm a)
+{
+  return a == GB_ALGO_EDGE_EXACT || a == GB_ALGO_EDGE_PARTITIONED;
+}
+
+inline int
+gb_whole_image_algorithm (gb_algorithm a)
+{
+  return a == GB_ALGO_YVRG || a == GB_ALGO_YVRG_TWO_WAY
+         || a == GB_ALGO_DERICHE || gb_edge_algorithm (a);
+}
+
+/* Multiprocessors of the device in use (after a successful probe). */
+int gb_cuda_sm_count (void);
+
 /* Checks the last launch (and, with GB_CUDA_FAULT=launch, fails it). */
 gb_status gb_cuda_check_launch (const char *kernel);
 

@@ -129,6 +129,14 @@ run (const gchar *name, gint nparams, const GimpParam *param,
 
   cudablur_vals_defaults (&vals);
   gimp_get_data (PLUG_IN_PROC, &vals);
+  /* Stored values from an older version may no longer pass the checks:
+   * start over from the defaults then. */
+  if (!cudablur_vals_check (&vals, &message))
+    {
+      g_free (message);
+      message = NULL;
+      cudablur_vals_defaults (&vals);
+    }
 
   switch (run_mode)
     {
@@ -151,12 +159,6 @@ run (const gchar *name, gint nparams, const GimpParam *param,
         status = GIMP_PDB_CALLING_ERROR;
       break;
     case GIMP_RUN_INTERACTIVE:
-      if (!cudablur_vals_check (&vals, &message))
-        {
-          g_free (message);
-          message = NULL;
-          cudablur_vals_defaults (&vals);
-        }
       if (!gimp_item_is_valid (drawable_id)
           || !gimp_item_is_drawable (drawable_id)
           || gimp_drawable_is_indexed (drawable_id))
@@ -165,12 +167,6 @@ run (const gchar *name, gint nparams, const GimpParam *param,
         status = GIMP_PDB_CANCEL;
       break;
     case GIMP_RUN_WITH_LAST_VALS:
-      if (!cudablur_vals_check (&vals, &message))
-        {
-          g_free (message);
-          message = NULL;
-          cudablur_vals_defaults (&vals);
-        }
       break;
     default:
       message = g_strdup_printf (_("run-mode: %d is not a valid run mode"),

@@ -5,7 +5,8 @@
 set -u
 : "${srcdir:=.}"
 command -v gimp >/dev/null 2>&1 || { echo "gimp not installed: skipped"; exit 77; }
-. "$srcdir/tests/gimp/gimp-env.sh" batch
+gimp_env_name=batch
+. "$srcdir/tests/gimp/gimp-env.sh"
 
 expected=2
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then

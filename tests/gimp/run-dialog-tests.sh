@@ -12,7 +12,8 @@ set -u
 for cmd in gimp xvfb-run xdotool import; do
   command -v $cmd >/dev/null 2>&1 || { echo "$cmd not installed: skipped"; exit 77; }
 done
-. "$srcdir/tests/gimp/gimp-env.sh" dialog
+gimp_env_name=dialog
+. "$srcdir/tests/gimp/gimp-env.sh"
 export CUDABLUR_LOCALEDIR="$top_build/po"
 export CUDABLUR_TEST_LOG="$tmp/results.log"
 export CUDABLUR_ARTEFACTS="${CUDABLUR_ARTEFACTS:-$top_build/tests/artefacts}"

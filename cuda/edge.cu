@@ -147,87 +147,6 @@ spacings_kernel (const float *__restrict__ img, int w, int h, float rx2,
   dtxT[(size_t) x * h + y] = sqrtf (1.0f + rx2 * sx);
 }
 
-/* One sweep of both subfilters in direction DIR (+1 causal, -1
- * anticausal) from sample `start`, in the steady state of its value, to
- * the far end of the block [s, e); it writes (causal) or adds (anticausal)
- * the real parts of samples inside the block.  Inputs and spacings are
- * read EB at a time, all in flight before use. */
-template <int C, int DIR>
-__device__ __forceinline__ void
-sweep (const dt_k &k, const float *f, float *o, const float *d, size_t pitch,
-       int lines, int start, int s, int e)
-{
-  constexpr int EB = 8;
-#define F(idx, ch) __ldg (f + (size_t) (idx) * pitch + (ch))
-#define DT(idx) __ldg (d + (size_t) (idx) * lines)
-  cplx g[2][C];
-  float fq[C];   /* the previous sample's value along the sweep */
-#pragma unroll
-  for (int ch = 0; ch < C; ch++)
-    fq[ch] = F (start, ch);
-#pragma unroll
-  for (int i = 0; i < 2; i++)
-    {
-      cplx st = DIR > 0 ? k.ss[i] : cmul (k.b[i], k.ss[i]);
-#pragma unroll
-      for (int ch = 0; ch < C; ch++)
-        g[i][ch] = cscale (st, fq[ch]);
-    }
-  auto emit = [&] (int x) {
-    if (x >= s && x < e)
-#pragma unroll
-      for (int ch = 0; ch < C; ch++)
-        {
-          float v = g[0][ch].re + g[1][ch].re;
-          if (DIR > 0)
-            o[(size_t) x * pitch + ch] = v;
-          else
-            o[(size_t) x * pitch + ch] += v;
-        }
-  };
-  emit (start);
-  for (int x0 = start + DIR; DIR > 0 ? x0 < e : x0 >= s; x0 += DIR * EB)
-    {
-      float fb[EB][C], db[EB];
-#pragma unroll
-      for (int b = 0; b < EB; b++)
-        {
-          int x = x0 + DIR * b;
-          if (DIR > 0 ? x < e : x >= s)
-            {
-              db[b] = DT (DIR > 0 ? x : x + 1);
-#pragma unroll
-              for (int ch = 0; ch < C; ch++)
-                fb[b][ch] = F (x, ch);
-            }
-        }
-#pragma unroll
-      for (int b = 0; b < EB; b++)
-        {
-          int x = x0 + DIR * b;
-          if (!(DIR > 0 ? x < e : x >= s))
-            continue;
-#pragma unroll
-          for (int i = 0; i < 2; i++)
-            {
-              step_k st = step_factors (k, i, db[b]);
-              cplx here = DIR > 0 ? st.P : st.R, prev = DIR > 0 ? st.Q : st.S;
-#pragma unroll
-              for (int ch = 0; ch < C; ch++)
-                g[i][ch] = cadd (cadd (cscale (here, fb[b][ch]),
-                                       cscale (prev, fq[ch])),
-                                 cmul (st.bd, g[i][ch]));
-            }
-#pragma unroll
-          for (int ch = 0; ch < C; ch++)
-            fq[ch] = fb[b][ch];
-          emit (x);
-        }
-    }
-#undef F
-#undef DT
-}
-
 /* One block of one column: in/out are [L][lines][C], dt is [L][lines]. */
 template <int C>
 __global__ void
@@ -247,18 +166,121 @@ edge_cols_kernel (const float *__restrict__ in, float *__restrict__ out,
   const float *f = in + (size_t) line * C;
   float *o = out + (size_t) line * C;
   const float *d = dt + line;
+#define F(idx, ch) __ldg (f + (size_t) (idx) * pitch + (ch))
 #define DT(idx) __ldg (d + (size_t) (idx) * lines)
 
-  /* Causal from Algorithm B's start (or the line's), then anticausal
-   * likewise, added to what the causal sweep wrote. */
+  /* Causal, both subfilters at once; Algorithm B's start where needed.
+   * Inputs and spacings are read EB at a time, all in flight before use.
+   * The anticausal sweep below mirrors this loop; one templated sweep for
+   * both directions measured 15 % slower (H200, 2048x2048 RGBA), so the
+   * two stay written out. */
+  constexpr int EB = 8;
   int m = s;
   for (float acc = 0.f; blk > 0 && m > 0 && acc < warmup; m--)
     acc += DT (m);
-  sweep<C, 1> (k, f, o, d, pitch, lines, m, s, e);
+  cplx g[2][C];
+  float fp[C];
+#pragma unroll
+  for (int ch = 0; ch < C; ch++)
+    fp[ch] = F (m, ch);
+#pragma unroll
+  for (int i = 0; i < 2; i++)
+#pragma unroll
+    for (int ch = 0; ch < C; ch++)
+      g[i][ch] = cscale (k.ss[i], fp[ch]);
+  if (m == s)
+#pragma unroll
+    for (int ch = 0; ch < C; ch++)
+      o[(size_t) s * pitch + ch] = g[0][ch].re + g[1][ch].re;
+  for (int x0 = m + 1; x0 < e; x0 += EB)
+    {
+      float fb[EB][C], db[EB];
+#pragma unroll
+      for (int b = 0; b < EB; b++)
+        if (x0 + b < e)
+          {
+            db[b] = DT (x0 + b);
+#pragma unroll
+            for (int ch = 0; ch < C; ch++)
+              fb[b][ch] = F (x0 + b, ch);
+          }
+#pragma unroll
+      for (int b = 0; b < EB; b++)
+        if (x0 + b < e)
+          {
+#pragma unroll
+            for (int i = 0; i < 2; i++)
+              {
+                step_k st = step_factors (k, i, db[b]);
+#pragma unroll
+                for (int ch = 0; ch < C; ch++)
+                  g[i][ch] = cadd (cadd (cscale (st.P, fb[b][ch]),
+                                         cscale (st.Q, fp[ch])),
+                                   cmul (st.bd, g[i][ch]));
+              }
+#pragma unroll
+            for (int ch = 0; ch < C; ch++)
+              fp[ch] = fb[b][ch];
+            if (x0 + b >= s)
+#pragma unroll
+              for (int ch = 0; ch < C; ch++)
+                o[(size_t) (x0 + b) * pitch + ch] = g[0][ch].re + g[1][ch].re;
+          }
+    }
+
+  /* Anticausal, added to the causal part this thread wrote. */
   m = e - 1;
   for (float acc = 0.f; blk < blocks - 1 && m < L - 1 && acc < warmup;)
     acc += DT (++m);
-  sweep<C, -1> (k, f, o, d, pitch, lines, m, s, e);
+  float fn[C];
+#pragma unroll
+  for (int ch = 0; ch < C; ch++)
+    fn[ch] = F (m, ch);
+#pragma unroll
+  for (int i = 0; i < 2; i++)
+#pragma unroll
+    for (int ch = 0; ch < C; ch++)
+      g[i][ch] = cscale (cmul (k.b[i], k.ss[i]), fn[ch]);
+  if (m == e - 1)
+#pragma unroll
+    for (int ch = 0; ch < C; ch++)
+      o[(size_t) m * pitch + ch] += g[0][ch].re + g[1][ch].re;
+  for (int x0 = m - 1; x0 >= s; x0 -= EB)
+    {
+      float fb[EB][C], db[EB];
+#pragma unroll
+      for (int b = 0; b < EB; b++)
+        if (x0 - b >= s)
+          {
+            db[b] = DT (x0 - b + 1);
+#pragma unroll
+            for (int ch = 0; ch < C; ch++)
+              fb[b][ch] = F (x0 - b, ch);
+          }
+#pragma unroll
+      for (int b = 0; b < EB; b++)
+        if (x0 - b >= s)
+          {
+#pragma unroll
+            for (int i = 0; i < 2; i++)
+              {
+                step_k st = step_factors (k, i, db[b]);
+#pragma unroll
+                for (int ch = 0; ch < C; ch++)
+                  g[i][ch] = cadd (cadd (cscale (st.R, fb[b][ch]),
+                                         cscale (st.S, fn[ch])),
+                                   cmul (st.bd, g[i][ch]));
+              }
+#pragma unroll
+            for (int ch = 0; ch < C; ch++)
+              fn[ch] = fb[b][ch];
+            if (x0 - b < e)
+#pragma unroll
+              for (int ch = 0; ch < C; ch++)
+                o[(size_t) (x0 - b) * pitch + ch] += g[0][ch].re + g[1][ch].re;
+          }
+    }
+#undef F
 #undef DT
 }
 

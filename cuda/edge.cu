@@ -59,9 +59,32 @@ cpow (float logr, float theta, float delta)
 struct dt_k
 {
   cplx a[2], b[2], r0[2], r1[2], ss[2];
+  cplx ab[2], bss[2];   /* a b and b ss, for the hold factors */
   float logr[2], theta[2];
   int hold;
 };
+
+/* A pixel of C floats through the read-only cache, one vector load where
+ * C allows. */
+template <int C>
+__device__ __forceinline__ void
+load_pixel (const float *p, float (&v)[C])
+{
+  if constexpr (C == 4)
+    {
+      float4 q = __ldg (reinterpret_cast<const float4 *> (p));
+      v[0] = q.x; v[1] = q.y; v[2] = q.z; v[3] = q.w;
+    }
+  else if constexpr (C == 2)
+    {
+      float2 q = __ldg (reinterpret_cast<const float2 *> (p));
+      v[0] = q.x; v[1] = q.y;
+    }
+  else
+#pragma unroll
+    for (int ch = 0; ch < C; ch++)
+      v[ch] = __ldg (p + ch);
+}
 
 struct step_k
 {
@@ -76,14 +99,16 @@ step_factors (const dt_k &k, int i, float delta)
   cplx one = { 1.f, 0.f };
   if (k.hold)
     {
-      /* b^delta = b * (b^h)^2 with h = (delta - 1) / 2: one power. */
+      /* b^delta = b (b^h)^2 with h = (delta - 1) / 2: one power; then
+       * R = b ss (1 - b^h), Q = b^h R, P = a + R, S = a b^delta + Q. */
       cplx bh = cpow (k.logr[i], k.theta[i], 0.5f * (delta - 1.0f));
-      s.bd = cmul (k.b[i], cmul (bh, bh));
-      cplx omb = { 1.f - bh.re, -bh.im };
-      s.R = cmul (cmul (k.b[i], omb), k.ss[i]);
+      cplx bh2 = cmul (bh, bh);
+      s.bd = cmul (k.b[i], bh2);
+      cplx t = cmul (k.bss[i], bh);
+      s.R = { k.bss[i].re - t.re, k.bss[i].im - t.im };
+      s.Q = cmul (bh, s.R);
       s.P = cadd (k.a[i], s.R);
-      s.Q = cmul (cmul (cmul (k.b[i], bh), omb), k.ss[i]);
-      s.S = cadd (cmul (k.a[i], s.bd), s.Q);
+      s.S = cadd (cmul (k.ab[i], bh2), s.Q);
     }
   else
     {
@@ -200,9 +225,7 @@ edge_cols_kernel (const float *__restrict__ in, float *__restrict__ out,
         if (x0 + b < e)
           {
             db[b] = DT (x0 + b);
-#pragma unroll
-            for (int ch = 0; ch < C; ch++)
-              fb[b][ch] = F (x0 + b, ch);
+            load_pixel<C> (f + (size_t) (x0 + b) * pitch, fb[b]);
           }
 #pragma unroll
       for (int b = 0; b < EB; b++)
@@ -253,9 +276,7 @@ edge_cols_kernel (const float *__restrict__ in, float *__restrict__ out,
         if (x0 - b >= s)
           {
             db[b] = DT (x0 - b + 1);
-#pragma unroll
-            for (int ch = 0; ch < C; ch++)
-              fb[b][ch] = F (x0 - b, ch);
+            load_pixel<C> (f + (size_t) (x0 - b) * pitch, fb[b]);
           }
 #pragma unroll
       for (int b = 0; b < EB; b++)
@@ -297,6 +318,12 @@ to_kernel (double sigma, int hold)
       k.r0[i] = { (float) c.r0_re[i], (float) c.r0_im[i] };
       k.r1[i] = { (float) c.r1_re[i], (float) c.r1_im[i] };
       k.ss[i] = { (float) c.ss_re[i], (float) c.ss_im[i] };
+      double ab_re = c.a_re[i] * c.b_re[i] - c.a_im[i] * c.b_im[i];
+      double ab_im = c.a_re[i] * c.b_im[i] + c.a_im[i] * c.b_re[i];
+      double bss_re = c.b_re[i] * c.ss_re[i] - c.b_im[i] * c.ss_im[i];
+      double bss_im = c.b_re[i] * c.ss_im[i] + c.b_im[i] * c.ss_re[i];
+      k.ab[i] = { (float) ab_re, (float) ab_im };
+      k.bss[i] = { (float) bss_re, (float) bss_im };
       k.logr[i] = (float) c.logr[i];
       k.theta[i] = (float) c.theta[i];
     }

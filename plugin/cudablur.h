@@ -11,6 +11,7 @@
 #define PLUG_IN_BINARY "cudablur"
 #define PLUG_IN_ROLE   "gimp-cudablur"
 #define PLUG_IN_HELP   "plug-in-cudablur"
+#define PLUG_IN_HELP_DOMAIN "https://gimp-cudablur.invalid/help"
 
 /* The procedure's arguments after run-mode, image and drawable, in PDB
  * order.  Stored with gimp_set_data as the last values. */

@@ -56,6 +56,11 @@ query (void)
   };
 
   gimp_plugin_domain_register (GETTEXT_PACKAGE, CUDABLUR_LOCALE_DIR ());
+  /* The Help button's page: help/gimp-help.xml maps PLUG_IN_HELP to it. */
+  gchar *help_uri = g_filename_to_uri (HELPDIR, NULL, NULL);
+  if (help_uri)
+    gimp_plugin_help_register (PLUG_IN_HELP_DOMAIN, help_uri);
+  g_free (help_uri);
 
   gimp_install_procedure (PLUG_IN_PROC,
                           N_("Gaussian blur on the GPU with CUDA, or on the "

@@ -240,6 +240,38 @@ band (const job *j, int i, int *r0, int *r1)
   *r1 = *r0 + j->band_rows < j->h ? *r0 + j->band_rows : j->h;
 }
 
+/* Splits the image into bands of about BAND_BYTES; returns their count. */
+int
+split_bands (job *j)
+{
+  const size_t row_bytes = j->row_floats * sizeof (float);
+  j->band_rows = (int) (BAND_BYTES / row_bytes);
+  j->band_rows = j->band_rows < 1 ? 1 : (j->band_rows > j->h ? j->h
+                                                              : j->band_rows);
+  return (j->h + j->band_rows - 1) / j->band_rows;
+}
+
+/* Stages band i's rows in pinned memory (on all cores) and queues their
+ * upload into d_a on stream s. */
+gb_status
+upload_band (job *j, int i, cudaStream_t s, int *r0, int *r1)
+{
+  const size_t row_bytes = j->row_floats * sizeof (float);
+  band (j, i, r0, r1);
+  float *stage = ctx.h_stage + (size_t) *r0 * j->row_floats;
+  copy_rows (stage, j->row_floats,
+             j->src->data + (size_t) *r0 * j->src->stride, j->src->stride,
+             row_bytes, *r1 - *r0);
+  gb_status st = copy_fault ();
+  if (st != GB_OK)
+    return st;
+  GB_CUDA_TRY (cudaMemcpyAsync (ctx.d_a + (size_t) *r0 * j->row_floats, stage,
+                                row_bytes * (*r1 - *r0),
+                                cudaMemcpyHostToDevice, s),
+               GB_ERR_CUDA_COPY);
+  return GB_OK;
+}
+
 gb_status
 sync_all (void)
 {
@@ -255,22 +287,13 @@ upload_and_h (job *j, int n_bands, float **result)
 {
   /* The fused kernel does both passes after the upload. */
   const int do_x = j->p->sigma_x > 0.0 && !gb_fir_fusable (&j->plan);
-  const size_t row_bytes = j->row_floats * sizeof (float);
   for (int i = 0; i < n_bands; i++)
     {
       int r0, r1;
-      band (j, i, &r0, &r1);
       cudaStream_t s = ctx.streams[i % N_STREAMS];
-      float *stage = ctx.h_stage + (size_t) r0 * j->row_floats;
-      copy_rows (stage, j->row_floats, j->src->data + (size_t) r0 * j->src->stride,
-                 j->src->stride, row_bytes, r1 - r0);
-      gb_status st = copy_fault ();
+      gb_status st = upload_band (j, i, s, &r0, &r1);
       if (st != GB_OK)
         return st;
-      GB_CUDA_TRY (cudaMemcpyAsync (ctx.d_a + (size_t) r0 * j->row_floats,
-                                    stage, row_bytes * (r1 - r0),
-                                    cudaMemcpyHostToDevice, s),
-                   GB_ERR_CUDA_COPY);
       if (do_x)
         {
           st = gb_fir_h (&j->plan, ctx.d_a, ctx.d_b, j->w, j->h, j->c, r0, r1, s);
@@ -334,12 +357,7 @@ run_fir_locked (job *j)
     return st;
 
   size_t row_bytes = j->row_floats * sizeof (float);
-  j->band_rows = (int) (BAND_BYTES / row_bytes);
-  if (j->band_rows < 1)
-    j->band_rows = 1;
-  if (j->band_rows > j->h)
-    j->band_rows = j->h;
-  int n_bands = (j->h + j->band_rows - 1) / j->band_rows;
+  int n_bands = split_bands (j);
 
   double t0 = now ();
   float *mid = nullptr;
@@ -381,25 +399,15 @@ run_whole_image_locked (job *j)
   gb_status st = ensure_buffers (bytes, 1);
   if (st != GB_OK)
     return st;
-  j->band_rows = (int) (BAND_BYTES / row_bytes);
-  j->band_rows = j->band_rows < 1 ? 1 : (j->band_rows > j->h ? j->h : j->band_rows);
-  int n_bands = (j->h + j->band_rows - 1) / j->band_rows;
+  int n_bands = split_bands (j);
   cudaStream_t s = ctx.streams[0];
 
   double t0 = now ();
   for (int i = 0; i < n_bands; i++)
     {
       int r0, r1;
-      band (j, i, &r0, &r1);
-      float *stage = ctx.h_stage + (size_t) r0 * j->row_floats;
-      copy_rows (stage, j->row_floats, j->src->data + (size_t) r0 * j->src->stride,
-                 j->src->stride, row_bytes, r1 - r0);
-      if ((st = copy_fault ()) != GB_OK)
+      if ((st = upload_band (j, i, s, &r0, &r1)) != GB_OK)
         return st;
-      GB_CUDA_TRY (cudaMemcpyAsync (ctx.d_a + (size_t) r0 * j->row_floats,
-                                    stage, row_bytes * (r1 - r0),
-                                    cudaMemcpyHostToDevice, s),
-                   GB_ERR_CUDA_COPY);
     }
   GB_CUDA_TRY (cudaStreamSynchronize (s), GB_ERR_CUDA_COPY);
   if (report_progress (j, 0.3))

@@ -12,6 +12,7 @@
 
 #include "cuda_internal.h"
 #include "../engine/recursive.h"
+#include "../engine/cpu_backend.h"
 
 namespace {
 
@@ -391,10 +392,6 @@ run_c (const gb_params *p, float *a, float *b, float *dty, float *dtxT,
 int
 gb_edge_gpu_blocks (const gb_params *p, int lines, int L, int sm_count)
 {
-  if (p->algorithm != GB_ALGO_EDGE_PARTITIONED)
-    return 1;
-  if (p->blocks_per_stripe > 0)
-    return p->blocks_per_stripe;
   /* About 1024 threads per multiprocessor, blocks no shorter than 64
    * pixels: every block after the first re-filters a warm-up of kappa
    * sigma, so short blocks spend most of their time warming up (measured
@@ -402,7 +399,7 @@ gb_edge_gpu_blocks (const gb_params *p, int lines, int L, int sm_count)
    * 32 blocks of 64 pixels 1.27 ms). */
   int want = (int) ((long) sm_count * 1024 / (lines > 0 ? lines : 1));
   int most = L / 64 > 1 ? L / 64 : 1;
-  return want < 1 ? 1 : (want > most ? most : want);
+  return gb_edge_blocks (p, want < 1 ? 1 : (want > most ? most : want));
 }
 
 gb_status

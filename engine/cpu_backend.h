@@ -32,8 +32,9 @@ gb_status gb_cpu_edge (const gb_params *params, const gb_image *src,
 gb_status gb_edge_spacings (const gb_image *src, double ratio_x,
                             double ratio_y, float *dtx, float *dty);
 
-/* Blocks per line for Algorithm C (1 for Algorithm A). */
-int gb_edge_blocks (const gb_params *params, int for_gpu, int sm_count);
+/* Blocks per line: 1 for Algorithm A; for Algorithm C blocks_per_stripe,
+ * or auto_blocks (the backend's own choice) when that is 0. */
+int gb_edge_blocks (const gb_params *params, int auto_blocks);
 
 /* Normalised float taps t[0..radius] for sigma in the requested mode;
  * returns NULL on allocation failure.  *radius receives the radius. */

@@ -203,18 +203,13 @@ gb_edge_spacings (const gb_image *src, double ratio_x, double ratio_y,
 }
 
 int
-gb_edge_blocks (const gb_params *params, int for_gpu, int sm_count)
+gb_edge_blocks (const gb_params *params, int auto_blocks)
 {
   if (params->algorithm != GB_ALGO_EDGE_PARTITIONED)
     return 1;
   if (params->blocks_per_stripe > 0)
     return params->blocks_per_stripe;
-  /* The CPU runs whole lines in parallel already; 8 blocks per line keep
-   * Algorithm C's result close to what a GPU gives (the GPU picks its own
-   * count in cuda/edge.cu, from its multiprocessors). */
-  (void) for_gpu;
-  (void) sm_count;
-  return 8;
+  return auto_blocks;
 }
 
 gb_status
@@ -238,7 +233,9 @@ gb_cpu_edge (const gb_params *params, const gb_image *src,
   gb_image_copy (src, dst);
 
   edge_pass p = { .data = dst->data, .stride = dst->stride, .w = w, .h = h,
-                  .c = c, .blocks = gb_edge_blocks (params, 0, 0),
+                  /* The CPU runs whole lines in parallel already; 8 blocks
+                   * keep Algorithm C's result close to a GPU's. */
+                  .c = c, .blocks = gb_edge_blocks (params, 8),
                   .hold = params->edge_interpolation == GB_EDGE_HOLD };
   int passes = 2 * N, done = 0;
   for (int it = 1; it <= N && st == GB_OK; it++)

@@ -476,6 +476,12 @@ gb_cuda_sm_count (void)
   return ctx.sm_count;
 }
 
+extern "C" int
+gb_cuda_built (void)
+{
+  return 1;
+}
+
 extern "C" gb_status
 gb_cuda_probe (char *name, size_t size)
 {

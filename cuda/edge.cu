@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "cuda_internal.h"
+#include "../engine/pixel_math.h"
 #include "../engine/recursive.h"
 #include "../engine/cpu_backend.h"
 
@@ -145,12 +146,7 @@ spacings_kernel (const float *__restrict__ img, int w, int h, float rx2,
     float a = ALPHA ? px[C - 1] : 1.0f;
 #pragma unroll
     for (int k = 0; k < NC; k++)
-      {
-        float v = a > 1e-6f ? px[k] / a : 0.0f;
-        v = v > 0.f ? (v >= 1.f ? 1.f : v) : 0.f;
-        v = v <= 0.0031308f ? 12.92f * v : 1.055f * powf (v, 1.0f / 2.4f) - 0.055f;
-        p[k] = 255.0f * v;
-      }
+      p[k] = gb_edge_perceptual (px[k], a);
   };
   float c0[NC], cl[NC], cu[NC];
   perceptual (x, y, c0);
@@ -169,8 +165,8 @@ spacings_kernel (const float *__restrict__ img, int w, int h, float rx2,
       for (int k = 0; k < NC; k++)
         sy += (c0[k] - cu[k]) * (c0[k] - cu[k]);
     }
-  dty[(size_t) y * w + x] = sqrtf (1.0f + ry2 * sy);
-  dtxT[(size_t) x * h + y] = sqrtf (1.0f + rx2 * sx);
+  dty[(size_t) y * w + x] = gb_edge_spacing (ry2, sy);
+  dtxT[(size_t) x * h + y] = gb_edge_spacing (rx2, sx);
 }
 
 /* One block of one column: in/out are [L][lines][C], dt is [L][lines]. */
@@ -352,9 +348,9 @@ run_c (const gb_params *p, float *a, float *b, float *dty, float *dtxT,
 {
   gb_status st;
   dim3 blk (32, 8), grid ((w + 31) / 32, (h + 7) / 8);
-  double rx = p->sigma_x / p->range_sigma, ry = p->sigma_y / p->range_sigma;
-  spacings_kernel<C><<<grid, blk, 0, s>>> (a, w, h, (float) (rx * rx),
-                                            (float) (ry * ry), dty, dtxT);
+  spacings_kernel<C><<<grid, blk, 0, s>>> (
+      a, w, h, (float) gb_edge_ratio2 (p->sigma_x, p->range_sigma),
+      (float) gb_edge_ratio2 (p->sigma_y, p->range_sigma), dty, dtxT);
   if ((st = gb_cuda_check_launch ("spacings_kernel")) != GB_OK)
     return st;
   const int hold = p->edge_interpolation == GB_EDGE_HOLD;

@@ -11,6 +11,10 @@
 extern "C" {
 #endif
 
+/* Whether this build has a CUDA backend (the stub: only the simulated
+ * device of fault injection); answers without touching CUDA. */
+int gb_cuda_built (void);
+
 /* GB_OK and the device name when a device can be used, else the reason. */
 gb_status gb_cuda_probe (char *name, size_t size);
 

@@ -1,22 +1,43 @@
 /* The CUDA backend of a build without nvcc: it says so, and the
- * dispatcher runs everything on the CPU. */
+ * dispatcher runs everything on the CPU.  Under fault injection it plays a
+ * simulated device that fails the way GB_CUDA_FAULT asks, so that the
+ * fallback is tested in this configuration too. */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "gb_cuda.h"
 #include "fault.h"
 
+static int
+simulated (void)
+{
+  return gb_fault_at ("probe") || gb_fault_status () != GB_OK;
+}
+
+int
+gb_cuda_built (void)
+{
+  return simulated ();
+}
+
 gb_status
 gb_cuda_probe (char *name, size_t size)
 {
-  if (gb_fault_status () != GB_OK)
+  gb_status st = GB_ERR_CUDA_NOT_BUILT;
+  const char *what = gb_status_message (st);
+  if (gb_fault_at ("probe"))
     {
-      if (name && size)
-        snprintf (name, size, "%s", GB_FAULT_DEVICE_NAME);
-      return GB_OK;
+      st = GB_ERR_CUDA_NO_DEVICE;
+      what = "no usable CUDA device (GB_CUDA_FAULT=probe)";
+    }
+  else if (simulated ())
+    {
+      st = GB_OK;
+      what = GB_FAULT_DEVICE_NAME;
     }
   if (name && size)
-    snprintf (name, size, "%s", gb_status_message (GB_ERR_CUDA_NOT_BUILT));
-  return GB_ERR_CUDA_NOT_BUILT;
+    snprintf (name, size, "%s", what);
+  return st;
 }
 
 gb_status
@@ -25,20 +46,21 @@ gb_cuda_run (const gb_params *params, const gb_image *src,
              gb_report *report)
 {
   (void) params; (void) src; (void) dst;
-  (void) progress; (void) user; (void) report;
+  (void) progress; (void) user;
   gb_status injected = gb_fault_status ();
+  if (injected != GB_OK && report)
+    snprintf (report->reason, sizeof report->reason,
+              "simulated failure, GB_CUDA_FAULT=%.100s",
+              getenv ("GB_CUDA_FAULT"));
   return injected != GB_OK ? injected : GB_ERR_CUDA_NOT_BUILT;
 }
 
 int
 gb_cuda_supports (gb_algorithm algorithm)
 {
-  /* The simulated device of fault injection "runs" what the GPU will. */
-  return (algorithm == GB_ALGO_FIR || algorithm == GB_ALGO_YVRG
-          || algorithm == GB_ALGO_YVRG_TWO_WAY
-          || algorithm == GB_ALGO_DERICHE || algorithm == GB_ALGO_EDGE_EXACT
-          || algorithm == GB_ALGO_EDGE_PARTITIONED)
-         && gb_fault_status () != GB_OK;
+  /* What the CUDA backend implements: all but auto, which is resolved
+   * before a backend sees it. */
+  return algorithm > GB_ALGO_AUTO && algorithm < GB_ALGO_COUNT;
 }
 
 void

@@ -261,13 +261,3 @@ gb_dt_iteration_sigma (double sigma, int i, int n)
 {
   return sigma * sqrt (3.0) * pow (2.0, n - i) / sqrt (pow (4.0, n) - 1.0);
 }
-
-float
-gb_linear_to_perceptual (float v)
-{
-  if (!(v > 0.0f))
-    return 0.0f;
-  if (v >= 1.0f)
-    return 1.0f;
-  return v <= 0.0031308f ? 12.92f * v : 1.055f * powf (v, 1.0f / 2.4f) - 0.055f;
-}

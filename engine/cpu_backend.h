@@ -28,9 +28,9 @@ gb_status gb_cpu_edge (const gb_params *params, const gb_image *src,
 
 /* The domain transform's spacings dtx (between x-1 and x) and dty
  * (between y-1 and y), w*h each, from perceptual colour on a 0-255
- * scale; ratio = sigma_s / sigma_r. */
-gb_status gb_edge_spacings (const gb_image *src, double ratio_x,
-                            double ratio_y, float *dtx, float *dty);
+ * scale; ratio2 = gb_edge_ratio2 (sigma_s, sigma_r). */
+gb_status gb_edge_spacings (const gb_image *src, double ratio2_x,
+                            double ratio2_y, float *dtx, float *dty);
 
 /* Blocks per line: 1 for Algorithm A; for Algorithm C blocks_per_stripe,
  * or auto_blocks (the backend's own choice) when that is 0. */

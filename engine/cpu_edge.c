@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cpu_backend.h"
+#include "pixel_math.h"
 #include "recursive.h"
 
 typedef struct
@@ -163,9 +164,9 @@ edge_item (void *ctx, long item, void *scratch)
 }
 
 /* Spacings from perceptual colour (alpha and premultiplication removed),
- * on a 0-255 scale: dt = sqrt (1 + (sigma_s / sigma_r)^2 |dI|^2). */
+ * on a 0-255 scale (gb_edge_spacing). */
 gb_status
-gb_edge_spacings (const gb_image *src, double ratio_x, double ratio_y,
+gb_edge_spacings (const gb_image *src, double ratio2_x, double ratio2_y,
                   float *dtx, float *dty)
 {
   const int w = src->width, h = src->height, c = src->channels;
@@ -179,24 +180,23 @@ gb_edge_spacings (const gb_image *src, double ratio_x, double ratio_y,
         const float *px = src->data + (size_t) y * src->stride + (size_t) x * c;
         float a = alpha ? px[c - 1] : 1.0f;
         for (int k = 0; k < nc; k++)
-          p[((size_t) y * w + x) * nc + k] =
-            255.0f * gb_linear_to_perceptual (a > 1e-6f ? px[k] / a : 0.0f);
+          p[((size_t) y * w + x) * nc + k] = gb_edge_perceptual (px[k], a);
       }
-  const double rx2 = ratio_x * ratio_x, ry2 = ratio_y * ratio_y;
+  const float rx2 = (float) ratio2_x, ry2 = (float) ratio2_y;
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++)
       {
         const float *q = p + ((size_t) y * w + x) * nc;
-        double sx = 0, sy = 0;
+        float sx = 0, sy = 0;
         for (int k = 0; k < nc; k++)
           {
-            double dx = x ? q[k] - q[k - nc] : 0.0;
-            double dy = y ? q[k] - q[k - (size_t) w * nc] : 0.0;
+            float dx = x ? q[k] - q[k - nc] : 0.0f;
+            float dy = y ? q[k] - q[k - (size_t) w * nc] : 0.0f;
             sx += dx * dx;
             sy += dy * dy;
           }
-        dtx[(size_t) y * w + x] = (float) sqrt (1.0 + rx2 * sx);
-        dty[(size_t) y * w + x] = (float) sqrt (1.0 + ry2 * sy);
+        dtx[(size_t) y * w + x] = gb_edge_spacing (rx2, sx);
+        dty[(size_t) y * w + x] = gb_edge_spacing (ry2, sy);
       }
   free (p);
   return GB_OK;
@@ -226,8 +226,12 @@ gb_cpu_edge (const gb_params *params, const gb_image *src,
       st = GB_ERR_NO_MEMORY;
       goto out;
     }
-  if ((st = gb_edge_spacings (src, params->sigma_x / params->range_sigma,
-                              params->sigma_y / params->range_sigma, dtx, dty))
+  if ((st = gb_edge_spacings (src,
+                              gb_edge_ratio2 (params->sigma_x,
+                                              params->range_sigma),
+                              gb_edge_ratio2 (params->sigma_y,
+                                              params->range_sigma),
+                              dtx, dty))
       != GB_OK)
     goto out;
   gb_image_copy (src, dst);

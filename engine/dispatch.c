@@ -1,5 +1,7 @@
-/* gb_blur: validates, resolves auto, picks a backend and falls back from a
- * failed GPU run to the CPU, re-running from the untouched source. */
+/* gb_blur: validates, normalises tiny sigmas, decides the backend before
+ * touching CUDA, resolves auto per backend, runs each axis with an
+ * algorithm valid at its sigma, and falls back from a failed GPU run to
+ * the CPU, re-running from the untouched source. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -64,7 +66,31 @@ gb_shutdown (void)
   gb_cuda_release ();
 }
 
-/* Decides whether to try the GPU; on "no", records why. */
+double
+gb_effective_sigma (double sigma)
+{
+  return sigma < GB_SIGMA_IDENTITY ? 0.0 : sigma;
+}
+
+static int
+is_recursive (gb_algorithm a)
+{
+  return a == GB_ALGO_YVRG || a == GB_ALGO_YVRG_TWO_WAY
+         || a == GB_ALGO_DERICHE;
+}
+
+/* The algorithm one axis runs: a recursive filter below the sigma its
+ * coefficients hold for becomes the exact FIR. */
+static gb_algorithm
+axis_algorithm (gb_algorithm a, double sigma)
+{
+  return is_recursive (a) && sigma > 0.0 && sigma < GB_SIGMA_RECURSIVE_MIN
+         ? GB_ALGO_FIR : a;
+}
+
+/* Decides whether to try the GPU, cheapest questions first, so that CUDA
+ * is probed (a context created) only when the GPU would really run; on
+ * "no", records why. */
 static int
 want_gpu (const gb_params *p, const gb_image *src, gb_report *r)
 {
@@ -76,24 +102,24 @@ want_gpu (const gb_params *p, const gb_image *src, gb_report *r)
       say (r, "CPU requested");
       return 0;
     }
-  if (!gb_cuda_supports (p->algorithm))
-    {
-      r->gpu_status = GB_ERR_NOT_AVAILABLE;
-      say (r, "%s has no GPU implementation; ran on the CPU",
-           gb_algorithm_name (p->algorithm));
-      return 0;
-    }
   if (atomic_load (&gpu_failures) >= GB_GPU_MAX_FAILURES)
     {
       r->gpu_status = GB_ERR_CUDA_DISABLED;
       say (r, "%s; ran on the CPU", gb_status_message (GB_ERR_CUDA_DISABLED));
       return 0;
     }
-  st = gb_cuda_probe (name, sizeof name);
-  if (st != GB_OK)
+  if (!gb_cuda_built ())
     {
-      r->gpu_status = st;
-      say (r, "GPU not used: %s; ran on the CPU", name);
+      r->gpu_status = GB_ERR_CUDA_NOT_BUILT;
+      say (r, "GPU not used: %s; ran on the CPU",
+           gb_status_message (GB_ERR_CUDA_NOT_BUILT));
+      return 0;
+    }
+  if (!gb_cuda_supports (p->algorithm))
+    {
+      r->gpu_status = GB_ERR_NOT_AVAILABLE;
+      say (r, "%s has no GPU implementation; ran on the CPU",
+           gb_algorithm_name (p->algorithm));
       return 0;
     }
   if (p->backend == GB_BACKEND_AUTO
@@ -103,8 +129,63 @@ want_gpu (const gb_params *p, const gb_image *src, gb_report *r)
            GB_GPU_MIN_PIXELS);
       return 0;
     }
+  st = gb_cuda_probe (name, sizeof name);
+  if (st != GB_OK)
+    {
+      r->gpu_status = st;
+      say (r, "GPU not used: %s; ran on the CPU", name);
+      return 0;
+    }
   say (r, "ran on %s", name);
   return 1;
+}
+
+/* Progress of one axis run mapped into its share of the whole. */
+typedef struct
+{
+  gb_progress_fn fn;
+  void *user;
+  double base, span;
+} share;
+
+static int
+on_share (double fraction, void *user)
+{
+  const share *s = user;
+  return s->fn (s->base + s->span * fraction, s->user);
+}
+
+/* One run of a resolved algorithm on the chosen backend; a failed GPU run
+ * is redone on the CPU from src, which the GPU never writes. */
+static gb_status
+run_resolved (const gb_params *p, int gpu, const gb_image *src,
+              const gb_image *dst, gb_progress_fn progress, void *user,
+              gb_report *r)
+{
+  gb_status st;
+  if (gpu)
+    {
+      st = gb_cuda_run (p, src, dst, progress, user, r);
+      if (st == GB_OK || st == GB_ERR_CANCELLED)
+        {
+          r->backend_used = GB_BACKEND_CUDA;
+          return st;
+        }
+      if (gpu_status_is_failure (st))
+        atomic_fetch_add (&gpu_failures, 1);
+      r->gpu_status = st;
+      char detail[sizeof r->reason];
+      snprintf (detail, sizeof detail, "%s", r->reason);
+      say (r, "GPU failed (%s: %.150s); re-ran on the CPU",
+           gb_status_message (st), detail);
+      r->seconds_upload = r->seconds_compute = r->seconds_download = 0.0;
+    }
+  gb_progress_span span = { progress, user, 0.0, 1.0 };
+  double tc = now_seconds ();
+  r->backend_used = GB_BACKEND_CPU;
+  st = gb_cpu_run (p, src, dst, progress ? &span : NULL, r);
+  r->seconds_compute += now_seconds () - tc;
+  return st;
 }
 
 gb_status
@@ -125,44 +206,66 @@ gb_blur (const gb_params *params, const gb_image *src, const gb_image *dst,
     }
 
   gb_params p = *params;
-  if (!gb_algorithm_available (p.algorithm))
+  p.sigma_x = gb_effective_sigma (p.sigma_x);
+  p.sigma_y = gb_effective_sigma (p.sigma_y);
+  r->algorithm_used = gb_resolve_algorithm (p.algorithm, p.sigma_x,
+                                            p.sigma_y, GB_BACKEND_CPU);
+  if (!(p.sigma_x > 0.0) && !(p.sigma_y > 0.0))
     {
-      say (r, "%s: %s", gb_algorithm_name (p.algorithm),
-           gb_status_message (GB_ERR_NOT_AVAILABLE));
-      return GB_ERR_NOT_AVAILABLE;
+      gb_image_copy (src, dst);
+      say (r, "standard deviations below %g: nothing to blur",
+           GB_SIGMA_IDENTITY);
+      if (progress)
+        progress (1.0, user);
+      return GB_OK;
     }
 
-  /* Auto resolves per backend: the crossover differs. */
+  /* Auto resolves per backend (the crossover differs), so the backend is
+   * decided first, for the algorithm auto would pick there. */
   p.algorithm = gb_resolve_algorithm (params->algorithm, p.sigma_x, p.sigma_y,
                                       GB_BACKEND_CUDA);
+  int gpu = want_gpu (&p, src, r);
+  if (!gpu)
+    p.algorithm = gb_resolve_algorithm (params->algorithm, p.sigma_x,
+                                        p.sigma_y, GB_BACKEND_CPU);
   r->algorithm_used = p.algorithm;
-  if (want_gpu (&p, src, r))
-    {
-      st = gb_cuda_run (&p, src, dst, progress, user, r);
-      if (st == GB_OK || st == GB_ERR_CANCELLED)
-        {
-          r->backend_used = GB_BACKEND_CUDA;
-          r->seconds_total = now_seconds () - t0;
-          return st;
-        }
-      if (gpu_status_is_failure (st))
-        atomic_fetch_add (&gpu_failures, 1);
-      r->gpu_status = st;
-      char detail[sizeof r->reason];
-      snprintf (detail, sizeof detail, "%s", r->reason);
-      say (r, "GPU failed (%s: %.150s); re-ran on the CPU",
-           gb_status_message (st), detail);
-      r->seconds_upload = r->seconds_compute = r->seconds_download = 0.0;
-    }
 
-  gb_progress_span span = { progress, user, 0.0, 1.0 };
-  double tc = now_seconds ();
-  r->backend_used = GB_BACKEND_CPU;
-  p.algorithm = gb_resolve_algorithm (params->algorithm, p.sigma_x, p.sigma_y,
-                                      GB_BACKEND_CPU);
-  r->algorithm_used = p.algorithm;
-  st = gb_cpu_run (&p, src, dst, progress ? &span : NULL, r);
-  r->seconds_compute = now_seconds () - tc;
+  gb_algorithm ax = axis_algorithm (p.algorithm, p.sigma_x);
+  gb_algorithm ay = axis_algorithm (p.algorithm, p.sigma_y);
+  if (!(p.sigma_x > 0.0))
+    ax = ay;
+  if (!(p.sigma_y > 0.0))
+    ay = ax;
+  if (ax == ay)
+    {
+      p.algorithm = ax;
+      r->algorithm_used = ax;
+      st = run_resolved (&p, gpu, src, dst, progress, user, r);
+    }
+  else
+    {
+      /* Rows with one algorithm, then columns in place with the other. */
+      gb_params px = p, py = p;
+      px.algorithm = ax;
+      px.sigma_y = 0.0;
+      py.algorithm = ay;
+      py.sigma_x = 0.0;
+      share s = { progress, user, 0.0, 0.5 };
+      st = run_resolved (&px, gpu, src, dst, progress ? on_share : NULL, &s, r);
+      if (st == GB_OK)
+        {
+          gb_report first = *r;
+          s.base = 0.5;
+          gpu = gpu && first.backend_used == GB_BACKEND_CUDA;
+          r->seconds_upload = r->seconds_compute = r->seconds_download = 0.0;
+          st = run_resolved (&py, gpu, dst, dst, progress ? on_share : NULL,
+                             &s, r);
+          r->seconds_upload += first.seconds_upload;
+          r->seconds_compute += first.seconds_compute;
+          r->seconds_download += first.seconds_download;
+        }
+      r->algorithm_used = p.algorithm;
+    }
   r->seconds_total = now_seconds () - t0;
   if (progress && st == GB_OK)
     progress (1.0, user);

@@ -87,6 +87,14 @@ typedef enum
 } gb_status;
 
 #define GB_SIGMA_MAX 1500.0
+/* Below this a Gaussian's nearest-neighbour weight, exp(-1/(2 sigma^2)),
+ * is under 3e-8 (half a float ulp of 1): such an axis moves no pixel and is
+ * left alone, which also keeps underflowing sigmas (1e-300) finite. */
+#define GB_SIGMA_IDENTITY 0.17
+/* Young-van Vliet's q(sigma) fit and Deriche's constants hold from sigma
+ * 0.5 up; an axis of a recursive filter below it runs the exact FIR (radius
+ * at most 2), so every algorithm tends to the identity as sigma -> 0. */
+#define GB_SIGMA_RECURSIVE_MIN 0.5
 #define GB_ITERATIONS_MAX 10
 #define GB_KAPPA_MAX 10.0
 /* Largest width or height accepted (GIMP's own limit is 524288). */
@@ -172,6 +180,9 @@ gb_algorithm gb_resolve_algorithm (gb_algorithm algorithm,
                                    gb_backend backend);
 #define GB_AUTO_FIR_MAX_SIGMA_CPU 2.8
 #define GB_AUTO_FIR_MAX_SIGMA_CUDA 100.0
+
+/* sigma, or 0 below GB_SIGMA_IDENTITY: what gb_blur does with an axis. */
+double gb_effective_sigma (double sigma);
 
 /* Whether the algorithm is implemented in this build. */
 int gb_algorithm_available (gb_algorithm algorithm);

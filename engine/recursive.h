@@ -84,9 +84,6 @@ void gb_dt_coeffs_make (double sigma, gb_dt_coeffs *c);
  * sigma^2 and halve from one iteration to the next (the paper's IV-A). */
 double gb_dt_iteration_sigma (double sigma, int i, int n);
 
-/* sRGB transfer of a linear value in [0, 1], for colour distances. */
-float gb_linear_to_perceptual (float v);
-
 #ifdef __cplusplus
 }
 #endif

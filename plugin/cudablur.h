@@ -13,18 +13,28 @@
 #define PLUG_IN_HELP   "plug-in-cudablur"
 #define PLUG_IN_HELP_DOMAIN "https://gimp-cudablur.invalid/help"
 
-/* The procedure's arguments after run-mode, image and drawable, in PDB
- * order.  Stored with gimp_set_data as the last values. */
+/* The procedure's arguments after run-mode, image and drawable.  Stored
+ * with gimp_set_data as the last values, so the layout has no padding
+ * (doubles first, an even number of 32-bit fields) and carries a version:
+ * stored bytes of another size or version are ignored. */
 typedef struct
 {
-  gint32  algorithm;     /* gb_algorithm numbering */
   gdouble std_dev_x;
   gdouble std_dev_y;
   gdouble range_sigma;   /* 0-255 scale, edge-aware only */
-  gint32  iterations;    /* edge-aware only */
   gdouble kappa;         /* edge-aware partitioned only */
+  gint32  algorithm;     /* gb_algorithm numbering */
+  gint32  iterations;    /* edge-aware only */
   gint32  device;        /* gb_backend numbering */
+  gint32  version;       /* CUDABLUR_VALS_VERSION */
 } CudablurVals;
+
+#define CUDABLUR_VALS_VERSION 2
+
+/* The last values stored in this GIMP session, or the defaults when none
+ * are stored or the stored bytes are not valid values of this version. */
+void cudablur_vals_load (CudablurVals *vals);
+void cudablur_vals_save (const CudablurVals *vals);
 
 #define CUDABLUR_N_ARGS 10   /* run-mode, image, drawable + 7 */
 #define CUDABLUR_RANGE_SIGMA_MAX 1000.0

@@ -132,16 +132,7 @@ run (const gchar *name, gint nparams, const GimpParam *param,
   gint32 image_id = param[1].data.d_image;
   gint32 drawable_id = param[2].data.d_drawable;
 
-  cudablur_vals_defaults (&vals);
-  gimp_get_data (PLUG_IN_PROC, &vals);
-  /* Stored values from an older version may no longer pass the checks:
-   * start over from the defaults then. */
-  if (!cudablur_vals_check (&vals, &message))
-    {
-      g_free (message);
-      message = NULL;
-      cudablur_vals_defaults (&vals);
-    }
+  cudablur_vals_load (&vals);
 
   switch (run_mode)
     {
@@ -217,7 +208,7 @@ run (const gchar *name, gint nparams, const GimpParam *param,
                                          &device_used, &message);
       if (status == GIMP_PDB_SUCCESS)
         {
-          gimp_set_data (PLUG_IN_PROC, &vals, sizeof vals);
+          cudablur_vals_save (&vals);
           if (run_mode != GIMP_RUN_NONINTERACTIVE)
             gimp_displays_flush ();
         }

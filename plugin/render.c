@@ -69,8 +69,9 @@ cudablur_render_drawable (gint32 drawable_id, const CudablurVals *vals,
   cudablur_vals_to_params (vals, &params);
   if (!gimp_drawable_mask_intersect (drawable_id, &x, &y, &w, &h))
     return GIMP_PDB_SUCCESS;   /* the selection misses this drawable */
-  if (vals->std_dev_x == 0.0 && vals->std_dev_y == 0.0)
-    return GIMP_PDB_SUCCESS;   /* nothing to blur */
+  if (gb_effective_sigma (vals->std_dev_x) == 0.0
+      && gb_effective_sigma (vals->std_dev_y) == 0.0)
+    return GIMP_PDB_SUCCESS;   /* too small to move a pixel */
 
   /* Read the selection's bounds plus the blur's reach; beyond the drawable
    * the engine replicates the edge, exactly as GEGL's clamp abyss would. */

@@ -7,7 +7,7 @@
 #include <stdio.h>
 
 #include "testutil.h"
-#include "recursive.h"
+#include "pixel_math.h"
 
 static double
 mse (const tu_image *a, const tu_image *b)
@@ -17,8 +17,8 @@ mse (const tu_image *a, const tu_image *b)
   size_t n = (size_t) u->width * u->height * u->channels;
   for (size_t i = 0; i < n; i++)
     {
-      double d = 255.0 * (gb_linear_to_perceptual (u->data[i])
-                          - gb_linear_to_perceptual (v->data[i]));
+      double d = 255.0 * (gb_srgb_from_linear (u->data[i])
+                          - gb_srgb_from_linear (v->data[i]));
       s += d * d;
     }
   return s / (double) n;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "exact_gauss.h"
-#include "recursive.h"
+#include "pixel_math.h"
 
 static int
 blur (const gb_params *p, const tu_image *src, tu_image *out)
@@ -46,8 +46,8 @@ mse_perceptual (const tu_image *a, const tu_image *b)
   for (int y = 0; y < u->height; y++)
     for (int i = 0; i < u->width * u->channels; i++, n++)
       {
-        double d = 255.0 * (gb_linear_to_perceptual (u->data[(size_t) y * u->stride + i])
-                            - gb_linear_to_perceptual (v->data[(size_t) y * v->stride + i]));
+        double d = 255.0 * (gb_srgb_from_linear (u->data[(size_t) y * u->stride + i])
+                            - gb_srgb_from_linear (v->data[(size_t) y * v->stride + i]));
         s += d * d;
       }
   return s / (double) n;
@@ -132,8 +132,8 @@ step_edge (void)
         p.edge_interpolation = (gb_edge_interpolation) interp;
         blur (&p, &src, &out);
         const float *row = out.view.data + (size_t) (h / 2) * w * 3;
-        double kept = 255.0 * (gb_linear_to_perceptual (row[(w / 2) * 3])
-                               - gb_linear_to_perceptual (row[(w / 2 - 1) * 3]))
+        double kept = 255.0 * (gb_srgb_from_linear (row[(w / 2) * 3])
+                               - gb_srgb_from_linear (row[(w / 2 - 1) * 3]))
                       / 200.0;
         printf ("step edge of 200, sigma 50, range sigma 20, %s, %s "
                 "interpolation: %.1f %% kept\n", gb_algorithm_name (p.algorithm),

@@ -11,7 +11,10 @@
  *             unchanged, within one quantisation step of the drawable's
  *             precision;
  *     mode 1: the drawable is byte-for-byte unchanged;
- *     mode 2: every pixel with alpha > 0 is pure red (no dark halo).
+ *     mode 2: every pixel with alpha > 0 is pure red (no dark halo);
+ *     mode 3: every component is finite and inside the snapshot's range
+ *             of that channel (linear premultiplied), give or take 2e-3
+ *             (Deriche's constants overshoot a step by 1.1e-3).
  *   Returns passed (1/0) and a message, and appends "PASS: label -- message"
  *   (or FAIL) to $CUDABLUR_TEST_LOG when that is set: in GIMP's GUI,
  *   Script-Fu has no console to print to.
@@ -321,6 +324,34 @@ verify (gint32 drawable, const gchar *file, gint mode, gdouble sx, gdouble sy,
         }
       ok = worst <= 1e-4;
       *message = g_strdup_printf ("worst deviation from pure red %.3g", worst);
+      goto out;
+    }
+
+  if (mode == 3)
+    {
+      double worst = 0.0;
+      gsize bad = 0;
+      for (gint c = 0; c < now.c; c++)
+        {
+          float lo = INFINITY, hi = -INFINITY;
+          for (gsize i = 0; i < n; i++)
+            {
+              float v = before.work[i * now.c + c];
+              lo = v < lo ? v : lo;
+              hi = v > hi ? v : hi;
+            }
+          for (gsize i = 0; i < n; i++)
+            {
+              float v = now.work[i * now.c + c];
+              if (!isfinite (v))
+                bad++;
+              else
+                worst = fmax (worst, fmax (lo - v, v - hi));
+            }
+        }
+      ok = bad == 0 && worst <= 2e-3;
+      *message = g_strdup_printf ("%zu non-finite, worst excursion beyond "
+                                  "the input's range %.3g", bad, worst);
       goto out;
     }
 

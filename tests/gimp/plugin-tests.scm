@@ -223,6 +223,56 @@
     (gimp-image-delete img)
     (gimp-image-delete other)))
 
+; Bytes a script stores under our name must not crash later calls
+; (they were copied over the values on the stack); they are ignored.
+(define (cb-stored-data-case)
+  (let* ((img (cb-load "coffee.ppm"))
+         (d (cb-layer img)))
+    (cb-case "foreign stored data"
+      (lambda ()
+        (gimp-procedural-db-set-data "plug-in-cudablur" 200
+                                     (make-vector 200 65))
+        (cb-snap img d)
+        (plug-in-cudablur RUN-WITH-LAST-VALS img d 1 2.0 2.0 50.0 2 2.0 0)
+        (cb-report #t "last values after 200 foreign bytes" "no crash")
+        (plug-in-cudablur RUN-NONINTERACTIVE img d 1 3.0 3.0 50.0 2 2.0 0)
+        (plug-in-cudablur-test-snapshot RUN-NONINTERACTIVE img d
+                                        (string-append cb-tmp "/snapshot"))
+        (plug-in-cudablur RUN-WITH-LAST-VALS img d 0 0.0 0.0 50.0 2 2.0 0)
+        (set! cb-algorithm 1)
+        (cb-verify img d 0 3.0 3.0 "last values stored by a call")))
+    (gimp-image-delete img)))
+
+; Sigmas too small to move a pixel leave the drawable exactly as it was
+; (they turned it into NaN or zeros); a tiny range sigma stays finite.
+(define (cb-tiny-sigma-case)
+  (let* ((img (cb-load "coffee.ppm"))
+         (d (cb-layer img)))
+    (cb-case "tiny sigmas"
+      (lambda ()
+        (cb-set-precision img PRECISION-FLOAT-LINEAR)
+        (set! d (cb-layer img))
+        (for-each
+          (lambda (a)
+            (for-each
+              (lambda (s)
+                (let ((what (string-append "algorithm " (number->string a)
+                                           " sigma " (number->string s))))
+                  (cb-snap img d)
+                  (plug-in-cudablur RUN-NONINTERACTIVE img d a s s 50.0 2 2.0 0)
+                  (cb-verify img d 1 0 0 (string-append what " unchanged"))))
+              (list 1e-300 1e-162 1e-40 0.1)))
+          (list 0 1 2 3 4 5 6))
+        (for-each
+          (lambda (a)
+            (cb-snap img d)
+            (plug-in-cudablur RUN-NONINTERACTIVE img d a 5.0 5.0 1e-35 2 2.0 0)
+            (cb-verify img d 3 0 0
+                       (string-append "algorithm " (number->string a)
+                                      " range sigma 1e-35 finite")))
+          (list 5 6))))
+    (gimp-image-delete img)))
+
 (define (cudablur-run-tests tmp data expected-device)
   (set! cb-tmp tmp)
   (set! cb-data data)
@@ -245,6 +295,8 @@
   (cb-offset-case)
   (cb-mask-and-channel-case)
   (cb-bad-arguments-case)
+  (cb-stored-data-case)
+  (cb-tiny-sigma-case)
   (gimp-message (string-append "cudablur: "
                                (number->string cb-passed) " passed, "
                                (number->string cb-failed) " failed")))

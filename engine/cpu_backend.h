@@ -9,6 +9,18 @@
 extern "C" {
 #endif
 
+/* The recursive filters' line loops are compiled twice, for AVX2 and for
+ * any x86-64, and picked when the program loads: 4 doubles per vector
+ * instead of 2 (0.115 s -> 0.062 s for Deriche on 3840x2160 RGB, two
+ * cores).  The FIR's loops measured slower that way and are not cloned.  AVX2 alone (no FMA) rounds exactly as SSE2
+ * does, so results do not depend on the machine. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) \
+    && defined(__linux__)
+#define GB_CPU_CLONES __attribute__ ((target_clones ("avx2", "default")))
+#else
+#define GB_CPU_CLONES
+#endif
+
 /* params->algorithm is already resolved (never AUTO) and inputs valid. */
 gb_status gb_cpu_run (const gb_params *params, const gb_image *src,
                       const gb_image *dst, const gb_progress_span *progress,

@@ -164,41 +164,46 @@ edge_item (void *ctx, long item, void *scratch)
 }
 
 /* Spacings from perceptual colour (alpha and premultiplication removed),
- * on a 0-255 scale (gb_edge_spacing). */
+ * on a 0-255 scale (gb_edge_spacing); two rows of perceptual values at a
+ * time, the current and the one above. */
 gb_status
 gb_edge_spacings (const gb_image *src, double ratio2_x, double ratio2_y,
                   float *dtx, float *dty)
 {
   const int w = src->width, h = src->height, c = src->channels;
   const int nc = c >= 3 ? 3 : 1, alpha = c == 2 || c == 4;
-  float *p = malloc (sizeof (float) * (size_t) w * h * nc);
-  if (!p)
+  float *rows = malloc (sizeof (float) * 2 * (size_t) w * nc);
+  if (!rows)
     return GB_ERR_NO_MEMORY;
-  for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++)
-      {
-        const float *px = src->data + (size_t) y * src->stride + (size_t) x * c;
-        float a = alpha ? px[c - 1] : 1.0f;
-        for (int k = 0; k < nc; k++)
-          p[((size_t) y * w + x) * nc + k] = gb_edge_perceptual (px[k], a);
-      }
   const float rx2 = (float) ratio2_x, ry2 = (float) ratio2_y;
   for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++)
-      {
-        const float *q = p + ((size_t) y * w + x) * nc;
-        float sx = 0, sy = 0;
-        for (int k = 0; k < nc; k++)
-          {
-            float dx = x ? q[k] - q[k - nc] : 0.0f;
-            float dy = y ? q[k] - q[k - (size_t) w * nc] : 0.0f;
-            sx += dx * dx;
-            sy += dy * dy;
-          }
-        dtx[(size_t) y * w + x] = gb_edge_spacing (rx2, sx);
-        dty[(size_t) y * w + x] = gb_edge_spacing (ry2, sy);
-      }
-  free (p);
+    {
+      float *cur = rows + (size_t) (y & 1) * w * nc;
+      const float *up = rows + (size_t) ((y + 1) & 1) * w * nc;
+      for (int x = 0; x < w; x++)
+        {
+          const float *px = src->data + (size_t) y * src->stride
+                            + (size_t) x * c;
+          float a = alpha ? px[c - 1] : 1.0f;
+          for (int k = 0; k < nc; k++)
+            cur[(size_t) x * nc + k] = gb_edge_perceptual (px[k], a);
+        }
+      for (int x = 0; x < w; x++)
+        {
+          const float *q = cur + (size_t) x * nc;
+          float sx = 0, sy = 0;
+          for (int k = 0; k < nc; k++)
+            {
+              float dx = x ? q[k] - q[k - nc] : 0.0f;
+              float dy = y ? q[k] - up[(size_t) x * nc + k] : 0.0f;
+              sx += dx * dx;
+              sy += dy * dy;
+            }
+          dtx[(size_t) y * w + x] = gb_edge_spacing (rx2, sx);
+          dty[(size_t) y * w + x] = gb_edge_spacing (ry2, sy);
+        }
+    }
+  free (rows);
   return GB_OK;
 }
 

@@ -5,6 +5,53 @@
 #include <cuda_runtime.h>
 
 #include "gb_cuda.h"
+#include "../engine/convert_pixel.h"
+
+/* ---- the context kept between calls (context.cu) ---------------------- */
+#define GB_N_STREAMS 2
+/* Pinned bands the native pipeline reads into and writes from: enough to
+ * keep a copy in flight while the caller fills or drains the next one. */
+#define GB_RING_SLOTS 3
+#define GB_RING_SLOT_BYTES (8u << 20)
+
+typedef struct
+{
+  int ready;
+  int device;
+  int sm_count;
+  char name[200];
+  cudaStream_t streams[GB_N_STREAMS];
+  float *d_a, *d_b, *d_c;       /* work images and intermediates */
+  size_t d_bytes;
+  float *h_stage;               /* float pipeline: pinned whole image */
+  size_t h_bytes;
+  unsigned char *d_native;      /* native pipeline: the image as read */
+  size_t d_native_bytes;
+  unsigned char *h_ring;        /* GB_RING_SLOTS pinned bands */
+  cudaEvent_t ring_ev[GB_RING_SLOTS];
+  void *d_lut_mem;              /* the conversion tables on the device */
+  gb_convert_luts d_luts;
+} gb_cuda_ctx;
+
+extern gb_cuda_ctx gb_ctx;
+
+/* gb_ctx is used under this lock only. */
+void gb_cuda_lock (void);
+void gb_cuda_unlock (void);
+gb_status gb_cuda_init_locked (void);
+gb_status gb_cuda_ensure_float_locked (size_t bytes, int three);
+gb_status gb_cuda_ensure_stage_locked (size_t bytes);
+gb_status gb_cuda_ensure_native_locked (size_t bytes);
+/* Frees the context after a failed run, so the next starts afresh. */
+void gb_cuda_reset_locked (void);
+
+const char *gb_cuda_last_error (void);
+void gb_cuda_clear_error (void);
+const char *gb_cuda_no_device_reason (cudaError_t e);
+/* Whether st stands for the simulated device of fault injection, and the
+ * failure that device reports (with its reason recorded). */
+int gb_cuda_simulated (gb_status st);
+gb_status gb_cuda_simulated_failure (void);
 
 /* A failed CUDA call mapped to an engine status; what names the step. */
 gb_status gb_cuda_fail (cudaError_t err, gb_status kind, const char *what);
@@ -17,6 +64,9 @@ gb_status gb_cuda_fail (cudaError_t err, gb_status kind, const char *what);
     if (e_ != cudaSuccess)                                             \
       return gb_cuda_fail (e_, (kind), #call);                         \
   } while (0)
+
+/* GB_CUDA_FAULT=copy makes the next copy fail. */
+gb_status gb_cuda_copy_fault (void);
 
 /* Algorithms that need the whole image on the device at once, and the
  * edge-aware ones among them. */
@@ -39,7 +89,28 @@ int gb_cuda_sm_count (void);
 /* Checks the last launch (and, with GB_CUDA_FAULT=launch, fails it). */
 gb_status gb_cuda_check_launch (const char *kernel);
 
-/* FIR on device buffers (contiguous rows of w * c floats).  The
+/* ---- a blur of device buffers (device_blur.cu) -------------------------
+ * The image in a (contiguous rows of w * channels floats), b and c of the
+ * same size as scratch (c only for the whole-image algorithms); *result
+ * is the buffer holding the blurred image.  Rows with algorithm ax, then
+ * columns with ay (the same one unless a recursive filter's axis fell
+ * below its valid sigma).  Launches on s without synchronising. */
+gb_status gb_cuda_blur_device (const gb_params *params, gb_algorithm ax,
+                               gb_algorithm ay, float *a, float *b, float *c,
+                               int w, int h, int channels, cudaStream_t s,
+                               float **result);
+
+/* ---- format conversions (convert.cu) ---------------------------------- */
+/* Native rows (w pixels each, contiguous) to work floats, and the output
+ * rectangle of a work image back to contiguous native rows. */
+gb_status gb_cuda_decode (const gb_pixel_format *f, const unsigned char *in,
+                          float *out, int w, int h, cudaStream_t s);
+gb_status gb_cuda_encode (const gb_pixel_format *f, const float *in, int w,
+                          int x0, int y0, int ow, int oh, unsigned char *out,
+                          cudaStream_t s);
+
+/* ---- FIR (fir.cu) ------------------------------------------------------
+ * FIR on device buffers (contiguous rows of w * c floats).  The
  * horizontal pass writes tmp, the vertical pass reads tmp and writes dst
  * (dst may be src).  rows_from/rows_to limit the horizontal pass to a band
  * so that it can start while later rows are still uploading. */
@@ -57,6 +128,8 @@ void gb_fir_plan_free (gb_fir_plan *plan);
 
 gb_status gb_fir_h (const gb_fir_plan *plan, const float *d_src, float *d_dst,
                     int w, int h, int c, int row0, int row1, cudaStream_t s);
+gb_status gb_fir_v (const gb_fir_plan *plan, const float *d_src, float *d_dst,
+                    int w, int h, int c, int row0, int row1, cudaStream_t s);
 /* Both passes in one kernel for small radii: reads src rows anywhere,
  * writes dst rows [row0, row1).  Only when gb_fir_fusable. */
 #define GB_FUSED_RMAX 8
@@ -64,7 +137,9 @@ int gb_fir_fusable (const gb_fir_plan *plan);
 gb_status gb_fir_fused (const gb_fir_plan *plan, const float *d_src,
                         float *d_dst, int w, int h, int c, int row0, int row1,
                         cudaStream_t s);
-/* Young-van Vliet, two-way or Deriche on device buffers: the image in a
+
+/* ---- recursive filters (recursive.cu) ----------------------------------
+ * Young-van Vliet, two-way or Deriche on device buffers: the image in a
  * (contiguous rows), b and c of the same size as scratch; *result is the
  * buffer (a or b) that holds the blurred image.  Synchronises stream s. */
 gb_status gb_recursive_run (const gb_params *params, float *a, float *b,
@@ -84,8 +159,9 @@ void gb_rec_plan_free (gb_rec_plan *plan);
 gb_status gb_transpose (const float *in, float *out, int w, int h,
                         int channels, cudaStream_t s);
 
-/* Edge-aware Algorithms A and C on device buffers a (the image), b and c
- * (scratch of the same size); *result is a or b.  Synchronises s. */
+/* ---- edge-aware (edge.cu) ----------------------------------------------
+ * Algorithms A and C on device buffers a (the image), b and c (scratch of
+ * the same size); *result is a or b.  Synchronises s. */
 gb_status gb_edge_run (const gb_params *params, float *a, float *b, float *c,
                        int w, int h, int channels, int sm_count,
                        cudaStream_t s, float **result);
@@ -94,9 +170,5 @@ gb_status gb_edge_run (const gb_params *params, float *a, float *b, float *c,
  * 1024 threads per multiprocessor, blocks no shorter than 64 pixels. */
 int gb_edge_gpu_blocks (const gb_params *params, int lines, int L,
                         int sm_count);
-
-gb_status gb_fir_v (const gb_fir_plan *plan, const float *d_src, float *d_dst,
-                    int w, int h, int c, int row0, int row1, cudaStream_t s);
-
 
 #endif

@@ -18,12 +18,39 @@ int gb_cuda_built (void);
 /* GB_OK and the device name when a device can be used, else the reason. */
 gb_status gb_cuda_probe (char *name, size_t size);
 
-/* Runs a resolved algorithm on the GPU.  Never writes dst unless the whole
+/* Runs a resolved blur on the GPU, rows with algorithm ax and columns
+ * with ay (params->algorithm when they agree).  Never writes dst unless the whole
  * result is ready, so a failure leaves src (even when dst == src) intact
  * for the CPU fallback.  Fills report's upload/compute/download times. */
-gb_status gb_cuda_run (const gb_params *params, const gb_image *src,
+gb_status gb_cuda_run (const gb_params *params, gb_algorithm ax,
+                       gb_algorithm ay, const gb_image *src,
                        const gb_image *dst, gb_progress_fn progress,
                        void *user, gb_report *report);
+
+/* Whether a probe costs nothing: the context exists already, or an
+ * earlier probe found no device.  When it does not, a caller may start
+ * CUDA on another thread while it reads the image (gb_cuda_prepare). */
+int gb_cuda_probe_is_cheap (void);
+
+/* Start-up ahead of a native run (context, device buffers for an image of
+ * native_bytes and work_bytes, the pinned ring), meant to run on another
+ * thread while the caller reads the image.  GB_OK and the device name, or
+ * the reason in why. */
+gb_status gb_cuda_prepare (size_t native_bytes, size_t work_bytes, int three,
+                           char *why, size_t size);
+
+/* Runs a native blur on the GPU (see gb_blur_native): rows with algorithm
+ * ax, columns with ay, both resolved.  Returns a GB_ERR_CUDA_* status when
+ * the device failed (the caller may redo it all on the CPU), or the
+ * status a callback returned, or GB_ERR_CANCELLED.  Adds its stage times
+ * to report. */
+gb_status gb_cuda_run_native (const gb_params *params, gb_algorithm ax,
+                              gb_algorithm ay, const gb_native_io *io,
+                              gb_progress_fn progress, void *user,
+                              gb_report *report);
+
+/* Frees device buffers and pinned memory, keeps the context. */
+void gb_cuda_trim (void);
 
 /* Whether the algorithm has a GPU implementation in this build. */
 int gb_cuda_supports (gb_algorithm algorithm);

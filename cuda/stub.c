@@ -41,11 +41,11 @@ gb_cuda_probe (char *name, size_t size)
 }
 
 gb_status
-gb_cuda_run (const gb_params *params, const gb_image *src,
-             const gb_image *dst, gb_progress_fn progress, void *user,
-             gb_report *report)
+gb_cuda_run (const gb_params *params, gb_algorithm ax, gb_algorithm ay,
+             const gb_image *src, const gb_image *dst,
+             gb_progress_fn progress, void *user, gb_report *report)
 {
-  (void) params; (void) src; (void) dst;
+  (void) params; (void) ax; (void) ay; (void) src; (void) dst;
   (void) progress; (void) user;
   gb_status injected = gb_fault_status ();
   if (injected != GB_OK && report)
@@ -53,6 +53,36 @@ gb_cuda_run (const gb_params *params, const gb_image *src,
               "simulated failure, GB_CUDA_FAULT=%.100s",
               getenv ("GB_CUDA_FAULT"));
   return injected != GB_OK ? injected : GB_ERR_CUDA_NOT_BUILT;
+}
+
+int
+gb_cuda_probe_is_cheap (void)
+{
+  /* No context to start, except the simulated one of fault injection,
+   * which plays a cold device. */
+  return !simulated ();
+}
+
+gb_status
+gb_cuda_prepare (size_t native_bytes, size_t work_bytes, int three,
+                 char *why, size_t size)
+{
+  (void) native_bytes; (void) work_bytes; (void) three;
+  return gb_cuda_probe (why, size);
+}
+
+gb_status
+gb_cuda_run_native (const gb_params *params, gb_algorithm ax,
+                    gb_algorithm ay, const gb_native_io *io,
+                    gb_progress_fn progress, void *user, gb_report *report)
+{
+  (void) io;
+  return gb_cuda_run (params, ax, ay, NULL, NULL, progress, user, report);
+}
+
+void
+gb_cuda_trim (void)
+{
 }
 
 int

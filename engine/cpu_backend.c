@@ -7,6 +7,11 @@ gb_cpu_run (const gb_params *params, const gb_image *src, const gb_image *dst,
 {
   if (report)
     report->threads_used = gb_threads_for (params->threads);
+  if (!(params->sigma_x > 0.0) && !(params->sigma_y > 0.0))
+    {
+      gb_image_copy (src, dst);
+      return GB_OK;
+    }
   switch (params->algorithm)
     {
     case GB_ALGO_FIR:

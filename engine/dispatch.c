@@ -10,7 +10,9 @@
 #include <time.h>
 
 #include "gblur.h"
+#include "big_alloc.h"
 #include "cpu_backend.h"
+#include "dispatch.h"
 #include "../cuda/gb_cuda.h"
 
 /* Smaller images are faster on the CPU once uploads and downloads are
@@ -21,8 +23,8 @@
 
 static atomic_int gpu_failures;
 
-static double
-now_seconds (void)
+double
+gb_now (void)
 {
   struct timespec ts;
   clock_gettime (CLOCK_MONOTONIC, &ts);
@@ -46,6 +48,24 @@ gpu_status_is_failure (gb_status st)
 }
 
 int
+gb_gpu_fell_over (gb_status st)
+{
+  return gpu_status_is_failure (st) || st == GB_ERR_CUDA_NO_DEVICE;
+}
+
+void
+gb_note_gpu_failure (gb_status st, gb_report *r)
+{
+  if (gpu_status_is_failure (st))
+    atomic_fetch_add (&gpu_failures, 1);
+  r->gpu_status = st;
+  char detail[sizeof r->reason];
+  snprintf (detail, sizeof detail, "%s", r->reason);
+  say (r, "GPU failed (%s: %.150s); re-ran on the CPU",
+       gb_status_message (st), detail);
+}
+
+int
 gb_cuda_info (char *buf, size_t size)
 {
   char name[200] = "";
@@ -64,6 +84,14 @@ void
 gb_shutdown (void)
 {
   gb_cuda_release ();
+  gb_big_trim ();
+}
+
+void
+gb_trim (void)
+{
+  gb_cuda_trim ();
+  gb_big_trim ();
 }
 
 double
@@ -92,7 +120,7 @@ axis_algorithm (gb_algorithm a, double sigma)
  * is probed (a context created) only when the GPU would really run; on
  * "no", records why. */
 static int
-want_gpu (const gb_params *p, const gb_image *src, gb_report *r)
+want_gpu (const gb_params *p, int width, int height, int probe, gb_report *r)
 {
   char name[200] = "";
   gb_status st;
@@ -123,11 +151,16 @@ want_gpu (const gb_params *p, const gb_image *src, gb_report *r)
       return 0;
     }
   if (p->backend == GB_BACKEND_AUTO
-      && (long) src->width * src->height < GB_GPU_MIN_PIXELS)
+      && (long) width * height < GB_GPU_MIN_PIXELS)
     {
       say (r, "image smaller than %ld pixels is faster on the CPU",
            GB_GPU_MIN_PIXELS);
       return 0;
+    }
+  if (!probe)
+    {
+      say (r, "GPU chosen, probed by the caller");
+      return 1;
     }
   st = gb_cuda_probe (name, sizeof name);
   if (st != GB_OK)
@@ -138,6 +171,56 @@ want_gpu (const gb_params *p, const gb_image *src, gb_report *r)
     }
   say (r, "ran on %s", name);
   return 1;
+}
+
+static void
+resolve_axes (const gb_params *params, gb_backend backend, gb_plan *plan)
+{
+  gb_params *p = &plan->p;
+  p->algorithm = gb_resolve_algorithm (params->algorithm, p->sigma_x,
+                                       p->sigma_y, backend);
+  plan->ax = axis_algorithm (p->algorithm, p->sigma_x);
+  plan->ay = axis_algorithm (p->algorithm, p->sigma_y);
+  if (!(p->sigma_x > 0.0))
+    plan->ax = plan->ay;
+  if (!(p->sigma_y > 0.0))
+    plan->ay = plan->ax;
+  if (plan->ax == plan->ay)
+    p->algorithm = plan->ax;
+}
+
+void
+gb_plan_make (const gb_params *params, int width, int height, int probe,
+              gb_plan *plan, gb_report *r)
+{
+  memset (plan, 0, sizeof *plan);
+  plan->p = *params;
+  plan->p.sigma_x = gb_effective_sigma (params->sigma_x);
+  plan->p.sigma_y = gb_effective_sigma (params->sigma_y);
+  plan->blur = plan->p.sigma_x > 0.0 || plan->p.sigma_y > 0.0;
+  r->backend_used = GB_BACKEND_CPU;
+  if (!plan->blur)
+    {
+      resolve_axes (params, GB_BACKEND_CPU, plan);
+      r->algorithm_used = plan->p.algorithm;
+      say (r, "standard deviations below %g: nothing to blur",
+           GB_SIGMA_IDENTITY);
+      return;
+    }
+  /* Auto resolves per backend (the crossover differs), so the backend is
+   * decided first, for the algorithm auto would pick there. */
+  resolve_axes (params, GB_BACKEND_CUDA, plan);
+  plan->gpu = want_gpu (&plan->p, width, height, probe, r);
+  if (!plan->gpu)
+    resolve_axes (params, GB_BACKEND_CPU, plan);
+  r->algorithm_used = plan->p.algorithm;
+}
+
+void
+gb_plan_use_cpu (const gb_params *params, gb_plan *plan)
+{
+  plan->gpu = 0;
+  resolve_axes (params, GB_BACKEND_CPU, plan);
 }
 
 /* Progress of one axis run mapped into its share of the whole. */
@@ -155,37 +238,31 @@ on_share (double fraction, void *user)
   return s->fn (s->base + s->span * fraction, s->user);
 }
 
-/* One run of a resolved algorithm on the chosen backend; a failed GPU run
- * is redone on the CPU from src, which the GPU never writes. */
-static gb_status
-run_resolved (const gb_params *p, int gpu, const gb_image *src,
-              const gb_image *dst, gb_progress_fn progress, void *user,
-              gb_report *r)
+/* Both axes on the CPU: one run, or rows then columns in place when they
+ * take different algorithms. */
+gb_status
+gb_plan_run_cpu (const gb_plan *plan, const gb_image *src, const gb_image *dst,
+         gb_progress_fn progress, void *user, gb_report *r)
 {
-  gb_status st;
-  if (gpu)
+  gb_params p = plan->p;
+  if (plan->ax == plan->ay)
     {
-      st = gb_cuda_run (p, src, dst, progress, user, r);
-      if (st == GB_OK || st == GB_ERR_CANCELLED)
-        {
-          r->backend_used = GB_BACKEND_CUDA;
-          return st;
-        }
-      if (gpu_status_is_failure (st))
-        atomic_fetch_add (&gpu_failures, 1);
-      r->gpu_status = st;
-      char detail[sizeof r->reason];
-      snprintf (detail, sizeof detail, "%s", r->reason);
-      say (r, "GPU failed (%s: %.150s); re-ran on the CPU",
-           gb_status_message (st), detail);
-      r->seconds_upload = r->seconds_compute = r->seconds_download = 0.0;
+      gb_progress_span span = { progress, user, 0.0, 1.0 };
+      p.algorithm = plan->ax;
+      return gb_cpu_run (&p, src, dst, progress ? &span : NULL, r);
     }
-  gb_progress_span span = { progress, user, 0.0, 1.0 };
-  double tc = now_seconds ();
-  r->backend_used = GB_BACKEND_CPU;
-  st = gb_cpu_run (p, src, dst, progress ? &span : NULL, r);
-  r->seconds_compute += now_seconds () - tc;
-  return st;
+  share s = { progress, user, 0.0, 0.5 };
+  gb_progress_span span = { progress ? on_share : NULL, &s, 0.0, 1.0 };
+  p.algorithm = plan->ax;
+  p.sigma_y = 0.0;
+  gb_status st = gb_cpu_run (&p, src, dst, progress ? &span : NULL, r);
+  if (st != GB_OK)
+    return st;
+  p = plan->p;
+  p.algorithm = plan->ay;
+  p.sigma_x = 0.0;
+  s.base = 0.5;
+  return gb_cpu_run (&p, dst, dst, progress ? &span : NULL, r);
 }
 
 gb_status
@@ -195,7 +272,7 @@ gb_blur (const gb_params *params, const gb_image *src, const gb_image *dst,
   gb_report local;
   gb_report *r = report ? report : &local;
   gb_status st = gb_validate (params, src, dst);
-  double t0 = now_seconds ();
+  double t0 = gb_now ();
 
   memset (r, 0, sizeof *r);
   r->backend_used = GB_BACKEND_CPU;
@@ -205,68 +282,39 @@ gb_blur (const gb_params *params, const gb_image *src, const gb_image *dst,
       return st;
     }
 
-  gb_params p = *params;
-  p.sigma_x = gb_effective_sigma (p.sigma_x);
-  p.sigma_y = gb_effective_sigma (p.sigma_y);
-  r->algorithm_used = gb_resolve_algorithm (p.algorithm, p.sigma_x,
-                                            p.sigma_y, GB_BACKEND_CPU);
-  if (!(p.sigma_x > 0.0) && !(p.sigma_y > 0.0))
+  gb_plan plan;
+  gb_plan_make (params, src->width, src->height, 1, &plan, r);
+  if (!plan.blur)
     {
       gb_image_copy (src, dst);
-      say (r, "standard deviations below %g: nothing to blur",
-           GB_SIGMA_IDENTITY);
       if (progress)
         progress (1.0, user);
       return GB_OK;
     }
-
-  /* Auto resolves per backend (the crossover differs), so the backend is
-   * decided first, for the algorithm auto would pick there. */
-  p.algorithm = gb_resolve_algorithm (params->algorithm, p.sigma_x, p.sigma_y,
-                                      GB_BACKEND_CUDA);
-  int gpu = want_gpu (&p, src, r);
-  if (!gpu)
-    p.algorithm = gb_resolve_algorithm (params->algorithm, p.sigma_x,
-                                        p.sigma_y, GB_BACKEND_CPU);
-  r->algorithm_used = p.algorithm;
-
-  gb_algorithm ax = axis_algorithm (p.algorithm, p.sigma_x);
-  gb_algorithm ay = axis_algorithm (p.algorithm, p.sigma_y);
-  if (!(p.sigma_x > 0.0))
-    ax = ay;
-  if (!(p.sigma_y > 0.0))
-    ay = ax;
-  if (ax == ay)
+  if (plan.gpu)
     {
-      p.algorithm = ax;
-      r->algorithm_used = ax;
-      st = run_resolved (&p, gpu, src, dst, progress, user, r);
-    }
-  else
-    {
-      /* Rows with one algorithm, then columns in place with the other. */
-      gb_params px = p, py = p;
-      px.algorithm = ax;
-      px.sigma_y = 0.0;
-      py.algorithm = ay;
-      py.sigma_x = 0.0;
-      share s = { progress, user, 0.0, 0.5 };
-      st = run_resolved (&px, gpu, src, dst, progress ? on_share : NULL, &s, r);
-      if (st == GB_OK)
+      st = gb_cuda_run (&plan.p, plan.ax, plan.ay, src, dst, progress, user,
+                        r);
+      if (st == GB_OK || st == GB_ERR_CANCELLED)
+        r->backend_used = GB_BACKEND_CUDA;
+      else if (gb_gpu_fell_over (st))
         {
-          gb_report first = *r;
-          s.base = 0.5;
-          gpu = gpu && first.backend_used == GB_BACKEND_CUDA;
+          /* The GPU never writes dst before it succeeded: redo it all on
+           * the CPU from src, with auto resolved for the CPU. */
+          gb_note_gpu_failure (st, r);
           r->seconds_upload = r->seconds_compute = r->seconds_download = 0.0;
-          st = run_resolved (&py, gpu, dst, dst, progress ? on_share : NULL,
-                             &s, r);
-          r->seconds_upload += first.seconds_upload;
-          r->seconds_compute += first.seconds_compute;
-          r->seconds_download += first.seconds_download;
+          gb_plan_use_cpu (params, &plan);
         }
-      r->algorithm_used = p.algorithm;
     }
-  r->seconds_total = now_seconds () - t0;
+  if (!plan.gpu)
+    {
+      double tc = gb_now ();
+      r->backend_used = GB_BACKEND_CPU;
+      r->algorithm_used = plan.p.algorithm;
+      st = gb_plan_run_cpu (&plan, src, dst, progress, user, r);
+      r->seconds_compute = gb_now () - tc;
+    }
+  r->seconds_total = gb_now () - t0;
   if (progress && st == GB_OK)
     progress (1.0, user);
   return st;

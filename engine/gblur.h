@@ -83,6 +83,8 @@ typedef enum
   GB_ERR_CUDA_LAUNCH,     /* a kernel launch or execution failed */
   GB_ERR_CUDA_COPY,       /* a host/device copy failed */
   GB_ERR_CUDA_DISABLED,   /* GPU not tried after repeated failures */
+  GB_ERR_FORMAT,          /* a native pixel format the engine cannot convert */
+  GB_ERR_IO,              /* a read or write callback failed */
   GB_STATUS_COUNT
 } gb_status;
 
@@ -143,9 +145,15 @@ typedef struct
   char reason[256];             /* human-readable account of the choice */
   int threads_used;             /* CPU threads, 0 when the GPU ran */
   double seconds_total;
+  double seconds_startup;       /* CUDA start-up paid by this call (context,
+                                   buffers), overlapping the read when cold */
+  double seconds_read;          /* gb_blur_native: the read callbacks */
+  double seconds_decode;        /* native to linear premultiplied float */
   double seconds_upload;        /* GPU only: host to device */
   double seconds_compute;       /* kernels, or CPU filtering */
   double seconds_download;      /* GPU only: device to host */
+  double seconds_encode;        /* float back to the native format */
+  double seconds_write;         /* gb_blur_native: the write callbacks */
 } gb_report;
 
 /* Defaults: auto algorithm, sigma 5 on both axes, range sigma 50,
@@ -161,6 +169,87 @@ gb_status gb_blur (const gb_params *params,
                    gb_progress_fn progress,
                    void *user,
                    gb_report *report);
+
+/* ---- Native pixel formats ----------------------------------------------
+ * gb_blur_native moves pixels in the caller's own format (8/16/32-bit
+ * integer, half or float; linear or sRGB-encoded; grey or RGB, with or
+ * without straight alpha) and converts them to the work format (linear
+ * light, colour premultiplied by alpha, float) where the blur runs: on the
+ * GPU for a GPU run, on all cores for a CPU run.  The conversions follow
+ * babl's: the sRGB curve in both directions, alpha never encoded, alpha
+ * below 1/65536 taken as 1/65536 when (un)premultiplying so that the
+ * colour of transparent pixels survives, integers clamped and rounded to
+ * the nearest code. */
+typedef enum
+{
+  GB_SAMPLE_U8 = 0,
+  GB_SAMPLE_U16,
+  GB_SAMPLE_U32,
+  GB_SAMPLE_HALF,
+  GB_SAMPLE_FLOAT,
+  GB_SAMPLE_COUNT
+} gb_sample_type;
+
+typedef enum
+{
+  GB_TRC_LINEAR = 0,
+  GB_TRC_SRGB = 1
+} gb_trc;
+
+typedef struct
+{
+  gb_sample_type type;
+  gb_trc trc;          /* of the colour channels; alpha is always linear */
+  int channels;        /* 1-4; with 2 or 4 the last one is alpha */
+} gb_pixel_format;
+
+/* Bytes of one pixel, or 0 for an invalid format. */
+size_t gb_pixel_format_bytes (const gb_pixel_format *format);
+
+/* Band callbacks, called from the calling thread only, rows in order.
+ * read: rows [y, y + rows) of the area into dst (stride bytes apart);
+ * write: rows [y, y + rows) of the output rectangle from src.  Return
+ * GB_OK, or any other status to stop (the call then returns it). */
+typedef gb_status (*gb_read_fn) (void *user, int y, int rows, void *dst,
+                                 size_t stride);
+typedef gb_status (*gb_write_fn) (void *user, int y, int rows,
+                                  const void *src, size_t stride);
+
+typedef struct
+{
+  gb_pixel_format format;
+  int width, height;        /* the area read: the blur's input */
+  int out_x, out_y;         /* the output rectangle, inside the area */
+  int out_width, out_height;
+  gb_read_fn read;
+  gb_write_fn write;
+  void *user;
+} gb_native_io;
+
+/* Reads the area through io->read, blurs it as gb_blur would the decoded
+ * area (borders replicated at the area's edges), and writes the output
+ * rectangle through io->write, every row of it exactly once, and only
+ * after the whole blur succeeded (a failed GPU run is redone on the CPU,
+ * reading again).  Same statuses as gb_blur, plus GB_ERR_FORMAT and
+ * whatever a callback returned. */
+gb_status gb_blur_native (const gb_params *params, const gb_native_io *io,
+                          gb_progress_fn progress, void *user,
+                          gb_report *report);
+
+/* Converts rows between a native format and the work format on all cores
+ * (threads as in gb_params; 0 = all): the conversions gb_blur_native
+ * uses, for callers that hold pixels already (the preview) and for tests.
+ * Strides in bytes for native rows, in floats for work rows. */
+gb_status gb_decode_rows (const gb_pixel_format *format, const void *src,
+                          size_t src_stride, float *dst, size_t dst_stride,
+                          int width, int rows, int threads);
+gb_status gb_encode_rows (const gb_pixel_format *format, const float *src,
+                          size_t src_stride, void *dst, size_t dst_stride,
+                          int width, int rows, int threads);
+
+/* Frees what the GPU keeps between calls (device buffers, pinned bands)
+ * but not the CUDA context, for a long-lived caller that goes idle. */
+void gb_trim (void);
 
 /* Checks params, src and dst without blurring. */
 gb_status gb_validate (const gb_params *params,

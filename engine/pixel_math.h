@@ -5,6 +5,7 @@
 #define GB_PIXEL_MATH_H
 
 #include <math.h>
+#include <stdint.h>
 
 #ifdef __CUDACC__
 #define GB_HD static __host__ __device__ __forceinline__
@@ -13,7 +14,29 @@
 #endif
 
 /* ---- sRGB transfer ------------------------------------------------------
- * The sRGB curve of a linear value, clamped to [0, 1]. */
+ * babl's sRGB curve, both ways, unclamped (float formats keep values
+ * outside [0, 1]; the linear segment carries negative ones). */
+GB_HD float
+gb_srgb_encode (float v)
+{
+  return v > 0.003130804954f ? 1.055f * powf (v, 1.0f / 2.4f) - 0.055f
+                             : 12.92f * v;
+}
+
+GB_HD float
+gb_srgb_decode (float v)
+{
+  return v > 0.04045f ? powf ((v + 0.055f) / 1.055f, 2.4f) : v / 12.92f;
+}
+
+/* In double, for the tables the integer formats use. */
+GB_HD double
+gb_srgb_decode_d (double v)
+{
+  return v > 0.04045 ? pow ((v + 0.055) / 1.055, 2.4) : v / 12.92;
+}
+
+/* The sRGB curve of a linear value clamped to [0, 1]. */
 GB_HD float
 gb_srgb_from_linear (float v)
 {
@@ -21,7 +44,114 @@ gb_srgb_from_linear (float v)
     return 0.0f;
   if (v >= 1.0f)
     return 1.0f;
-  return v <= 0.0031308f ? 12.92f * v : 1.055f * powf (v, 1.0f / 2.4f) - 0.055f;
+  return gb_srgb_encode (v);
+}
+
+/* ---- alpha -------------------------------------------------------------
+ * babl's BABL_ALPHA_FLOOR: when premultiplying or dividing by an alpha
+ * this close to 0 it uses the floor instead, so a transparent pixel keeps
+ * its colour through a round trip. */
+#define GB_ALPHA_FLOOR (1.0f / 65536.0f)
+
+GB_HD float
+gb_alpha_used (float a)
+{
+  return a <= GB_ALPHA_FLOOR && a >= -GB_ALPHA_FLOOR ? GB_ALPHA_FLOOR : a;
+}
+
+/* ---- samples -----------------------------------------------------------
+ * IEEE half floats, and integer codes rounded to nearest from [0, 1]. */
+GB_HD float
+gb_half_to_float (uint16_t h)
+{
+  const uint32_t sign = (uint32_t) (h & 0x8000u) << 16;
+  uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu, bits;
+  if (e == 0x1fu)
+    bits = sign | 0x7f800000u | (m << 13);              /* inf, NaN */
+  else if (e != 0)
+    bits = sign | ((e + 112u) << 23) | (m << 13);       /* normal */
+  else if (m == 0)
+    bits = sign;                                         /* zero */
+  else
+    {                                                    /* subnormal */
+      e = 113u;
+      while (!(m & 0x400u))
+        {
+          m <<= 1;
+          e--;
+        }
+      bits = sign | (e << 23) | ((m & 0x3ffu) << 13);
+    }
+  union { uint32_t u; float f; } v = { bits };
+  return v.f;
+}
+
+/* Round to nearest, ties to even, as the hardware and babl do. */
+GB_HD uint16_t
+gb_float_to_half (float f)
+{
+  union { float f; uint32_t u; } v = { f };
+  const uint32_t sign = (v.u >> 16) & 0x8000u;
+  const uint32_t a = v.u & 0x7fffffffu;
+  if (a >= 0x7f800000u)                       /* inf, NaN */
+    return (uint16_t) (sign | 0x7c00u | (a > 0x7f800000u ? 0x200u : 0u));
+  if (a >= 0x477ff000u)                       /* rounds past 65504 */
+    return (uint16_t) (sign | 0x7c00u);
+  if (a < 0x38800000u)                        /* below 2^-14: subnormal */
+    {
+      if (a < 0x33000000u)                    /* below half of 2^-24 */
+        return (uint16_t) sign;
+      const uint32_t e = a >> 23, m = (a & 0x7fffffu) | 0x800000u;
+      const uint32_t shift = 126u - e;        /* 14..24 */
+      uint32_t r = m >> shift;
+      const uint32_t rest = m & ((1u << shift) - 1u), half = 1u << (shift - 1u);
+      r += rest > half || (rest == half && (r & 1u));
+      return (uint16_t) (sign | r);
+    }
+  uint32_t r = ((a >> 13) - (112u << 10));
+  const uint32_t rest = a & 0x1fffu;
+  r += rest > 0x1000u || (rest == 0x1000u && (r & 1u));
+  return (uint16_t) (sign | r);
+}
+
+GB_HD float
+gb_clamp01 (float v)
+{
+  return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;   /* NaN -> 0 */
+}
+
+GB_HD uint8_t
+gb_quantise_u8 (float v)
+{
+  return (uint8_t) (gb_clamp01 (v) * 255.0f + 0.5f);
+}
+
+GB_HD uint16_t
+gb_quantise_u16 (float v)
+{
+  return (uint16_t) (gb_clamp01 (v) * 65535.0f + 0.5f);
+}
+
+GB_HD uint32_t
+gb_quantise_u32 (float v)
+{
+  return (uint32_t) ((double) gb_clamp01 (v) * 4294967295.0 + 0.5);
+}
+
+/* ---- 8-bit sRGB encoding by table ---------------------------------------
+ * Exact rounding of the curve without a pow per sample: threshold[k] is
+ * the linear value at which code k becomes k + 1 (threshold[255] = inf),
+ * guess[i] the code of i / GB_U8_BINS.  Thresholds are at least 3e-4
+ * apart (the curve's steepest slope, 12.92, at 0), more than a bin, so a
+ * bin holds at most one of them and one comparison corrects the guess. */
+#define GB_U8_BINS 4096
+
+GB_HD uint8_t
+gb_encode_u8_table (float v, const float *threshold, const uint8_t *guess)
+{
+  v = gb_clamp01 (v);
+  const int k = guess[(int) (v * (float) GB_U8_BINS)];
+  return (uint8_t) (k + (v >= threshold[k]));
 }
 
 /* ---- edge-aware colour -------------------------------------------------

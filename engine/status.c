@@ -29,6 +29,8 @@ static const char *const status_messages[GB_STATUS_COUNT] = {
   [GB_ERR_CUDA_LAUNCH] = GB_N_ ("a CUDA kernel failed"),
   [GB_ERR_CUDA_COPY] = GB_N_ ("a copy between host and GPU failed"),
   [GB_ERR_CUDA_DISABLED] = GB_N_ ("GPU disabled after repeated failures"),
+  [GB_ERR_FORMAT] = GB_N_ ("unsupported pixel format"),
+  [GB_ERR_IO] = GB_N_ ("reading or writing the image failed"),
 };
 
 const char *

@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "native_util.h"
 #include "testutil.h"
 
 static tu_image src, cpu;
@@ -48,10 +51,88 @@ run_fault (const char *fault, gb_status expect, int in_place)
   tu_free (&out);
 }
 
+/* The native pipeline: the same faults, the CPU's exact bytes.  An RGB
+ * 8-bit area of 700 x 500 (auto would choose the GPU) with an output
+ * rectangle inside. */
+static void
+run_native_fault (const char *fault, gb_status expect, uint64_t *seed)
+{
+  const gb_pixel_format f = { GB_SAMPLE_U8, GB_TRC_SRGB, 3 };
+  const int w = 700, h = 500, ox = 20, oy = 30, ow = 600, oh = 400;
+  unsigned char *area = malloc ((size_t) w * h * 3);
+  unsigned char *want = malloc ((size_t) ow * oh * 3);
+  unsigned char *got = malloc ((size_t) ow * oh * 3);
+  if (!area || !want || !got)
+    {
+      TU_CHECK (0, "allocation");
+      goto out;
+    }
+  tu_fill_native (&f, area, (size_t) w * h * 3, seed);
+  gb_params p;
+  gb_params_init (&p);
+  p.sigma_x = 6.0;
+  p.sigma_y = 3.0;
+  p.backend = GB_BACKEND_CPU;
+  tu_sink s;
+  gb_native_io io;
+  unsetenv ("GB_CUDA_FAULT");
+  tu_sink_init (&s, &io, &f, area, w, h, ox, oy, ow, oh, want);
+  if (gb_blur_native (&p, &io, NULL, NULL, NULL) != GB_OK)
+    {
+      TU_CHECK (0, "CPU native blur");
+      goto out;
+    }
+  p.backend = GB_BACKEND_AUTO;
+  setenv ("GB_CUDA_FAULT", fault, 1);
+  memset (got, 0x5a, (size_t) ow * oh * 3);
+  tu_sink_init (&s, &io, &f, area, w, h, ox, oy, ow, oh, got);
+  gb_report rep;
+  gb_status st = gb_blur_native (&p, &io, NULL, NULL, &rep);
+  TU_CHECK (st == GB_OK, "native fault %s: %s", fault, gb_status_message (st));
+  TU_CHECK (rep.backend_used == GB_BACKEND_CPU && rep.gpu_status == expect,
+            "native fault %s: ran on %s, gpu_status \"%s\", want \"%s\"",
+            fault, gb_backend_name (rep.backend_used),
+            gb_status_message (rep.gpu_status), gb_status_message (expect));
+  TU_CHECK (memcmp (got, want, (size_t) ow * oh * 3) == 0,
+            "native fault %s: output differs from the CPU's", fault);
+  TU_CHECK (s.order_errors == 0 && s.next_write == oh,
+            "native fault %s: callbacks out of order or incomplete", fault);
+  printf ("native fault %-6s -> %s\n", fault, rep.reason);
+out:
+  unsetenv ("GB_CUDA_FAULT");
+  free (area);
+  free (want);
+  free (got);
+}
+
+/* The native pipeline's faults in a process of their own: the GPU is
+ * disabled after three failures per process.  Forked before CUDA is
+ * touched (a CUDA context does not survive fork). */
+static int
+native_faults (uint64_t seed)
+{
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      run_native_fault ("probe", GB_ERR_CUDA_NO_DEVICE, &seed);
+      run_native_fault ("alloc", GB_ERR_CUDA_NO_MEMORY, &seed);
+      run_native_fault ("launch", GB_ERR_CUDA_LAUNCH, &seed);
+      run_native_fault ("copy", GB_ERR_CUDA_COPY, &seed);
+      fflush (stdout);
+      _exit (tu_finish ("test_fallback (native)"));
+    }
+  int status = 0;
+  if (pid < 0 || waitpid (pid, &status, 0) != pid)
+    return 99;
+  return WIFEXITED (status) ? WEXITSTATUS (status) : 99;
+}
+
 int
 main (void)
 {
   uint64_t seed = tu_seed ("test_fallback");
+  int native = native_faults (seed);
+  TU_CHECK (native == 0, "the native faults' process exited with %d", native);
   gb_params p;
   if (!tu_alloc (&src, 700, 500, 4, 0) || !tu_alloc (&cpu, 700, 500, 4, 0))
     return 99;

@@ -115,7 +115,7 @@ mass_conserved (void)
          * the two-way filter's centre seed does not reach the second. */
         const int L = 2 * (int) ceil (15.0 * s) + 101;
         const int at = L / 4;
-        double c_mid, c_off;
+        double c_mid = NAN, c_off = NAN;
         double mid = impulse_sum ((gb_algorithm) a, s, L, L / 2, &c_mid);
         double off = impulse_sum ((gb_algorithm) a, s, L, at, &c_off);
         /* Algorithm C starts each block from an approximate state (its
@@ -159,7 +159,7 @@ tends_to_identity (void)
       double last = 0.0;
       for (double s = 0.45; s >= 0.17; s -= 0.04)
         {
-          double c_fir, c_rec;
+          double c_fir = NAN, c_rec = NAN;
           impulse_sum (GB_ALGO_FIR, s, 101, 50, &c_fir);
           impulse_sum (rec[i], s, 101, 50, &c_rec);
           TU_CHECK (c_rec == c_fir, "%s sigma %g: centre %.6f, FIR %.6f",

@@ -1,10 +1,19 @@
-/* plug-in-cudablur: registration in the PDB, run modes and last values. */
+/* plug-in-cudablur: registration in the PDB, run modes, argument and
+ * drawable checks, last values.
+ *
+ * One binary serves two roles (plugin/resident.c): the permanent
+ * procedure, a new process per call, and a resident extension that GIMP
+ * starts once per session and that answers script calls through a
+ * temporary procedure of the same name, without paying process, GEGL and
+ * CUDA start-up again. */
 #include "config.h"
 
 #include <string.h>
 
 #include "cudablur.h"
 #include "plugin-intl.h"
+#include "resident.h"
+#include "timing.h"
 #include "../ui/dialog.h"
 
 static void query (void);
@@ -15,46 +24,62 @@ const GimpPlugInInfo PLUG_IN_INFO = { NULL, NULL, query, run };
 
 MAIN ()
 
+const GimpParamDef cudablur_args[CUDABLUR_N_ARGS] = {
+  { GIMP_PDB_INT32, "run-mode",
+    "The run mode { RUN-INTERACTIVE (0), RUN-NONINTERACTIVE (1), "
+    "RUN-WITH-LAST-VALS (2) }" },
+  { GIMP_PDB_IMAGE, "image", "Input image" },
+  { GIMP_PDB_DRAWABLE, "drawable", "Input drawable (RGB or grey layer, "
+    "layer mask or channel)" },
+  { GIMP_PDB_INT32, "algorithm",
+    "0 auto (the FIR filter up to sigma 2.8 on the CPU and 100 on the GPU, "
+    "Deriche's recursive filter above), 1 fir (separable FIR, taps to 3 "
+    "sigma), 2 yvrg (Young-van Vliet recursive), 3 yvrg-two-way (two-way "
+    "partitioned recursive), 4 deriche (Deriche recursive), 5 edge-aware "
+    "(domain transform, exact Algorithm A), 6 edge-aware partitioned "
+    "(Algorithm C)" },
+  { GIMP_PDB_FLOAT, "std-dev-x",
+    "Horizontal standard deviation in pixels, 0 to 1500 (below 0.17 leaves "
+    "rows alone)" },
+  { GIMP_PDB_FLOAT, "std-dev-y",
+    "Vertical standard deviation in pixels, 0 to 1500 (below 0.17 leaves "
+    "columns alone)" },
+  { GIMP_PDB_FLOAT, "range-sigma",
+    "Edge-aware range sigma on a 0-255 scale, greater than 0 and at most "
+    "1000: colour differences much larger than it stop the blur "
+    "(ignored by other algorithms)" },
+  { GIMP_PDB_INT32, "iterations",
+    "Edge-aware horizontal+vertical iterations, 1 to 10 (ignored by other "
+    "algorithms)" },
+  { GIMP_PDB_FLOAT, "kappa",
+    "Edge-aware partitioned boundary extension in units of sigma, 0 to 10 "
+    "(ignored by other algorithms)" },
+  { GIMP_PDB_INT32, "device",
+    "0 auto (the GPU when present and the image has 512 x 512 pixels or "
+    "more), 1 cuda (falls back to the CPU if the GPU fails), 2 cpu" },
+};
+
+const GimpParamDef cudablur_return_vals[CUDABLUR_N_RETURN_VALS] = {
+  { GIMP_PDB_INT32, "device-used", "Where the blur ran: 1 cuda, 2 cpu" },
+};
+
+const gchar *const cudablur_help =
+  "Blurs the drawable (within the selection) with a Gaussian of standard "
+  "deviations std-dev-x and std-dev-y, in linear light with premultiplied "
+  "alpha, on an NVIDIA GPU through CUDA when one is usable and on all CPU "
+  "cores otherwise; a GPU failure re-runs the blur on the CPU. Borders "
+  "replicate the edge pixels. The algorithm 'auto' picks the separable FIR "
+  "filter for small standard deviations (up to 2.8 on the CPU, 100 on the "
+  "GPU) and Deriche's recursive filter above. The edge-aware algorithms "
+  "blur along the image's domain transform, so that edges with colour "
+  "differences well above range-sigma stay sharp. Returns the device that "
+  "ran the blur. Script calls are served by a resident process that GIMP "
+  "starts with the session (extension-cudablur); without it each call runs "
+  "in a process of its own.";
+
 static void
 query (void)
 {
-  static const GimpParamDef args[] = {
-    { GIMP_PDB_INT32, "run-mode",
-      "The run mode { RUN-INTERACTIVE (0), RUN-NONINTERACTIVE (1), "
-      "RUN-WITH-LAST-VALS (2) }" },
-    { GIMP_PDB_IMAGE, "image", "Input image" },
-    { GIMP_PDB_DRAWABLE, "drawable", "Input drawable (RGB or grey layer, "
-      "layer mask or channel)" },
-    { GIMP_PDB_INT32, "algorithm",
-      "0 auto (the fastest accurate method for the standard deviations), "
-      "1 fir (separable FIR, taps to 3 sigma), 2 yvrg (Young-van Vliet "
-      "recursive), 3 yvrg-two-way (two-way partitioned recursive), "
-      "4 deriche (Deriche recursive), 5 edge-aware (domain transform, exact "
-      "Algorithm A), 6 edge-aware partitioned (Algorithm C)" },
-    { GIMP_PDB_FLOAT, "std-dev-x",
-      "Horizontal standard deviation in pixels, 0 to 1500 (0 leaves rows "
-      "alone)" },
-    { GIMP_PDB_FLOAT, "std-dev-y",
-      "Vertical standard deviation in pixels, 0 to 1500 (0 leaves columns "
-      "alone)" },
-    { GIMP_PDB_FLOAT, "range-sigma",
-      "Edge-aware range sigma on a 0-255 scale, greater than 0 and at most "
-      "1000: colour differences much larger than it stop the blur "
-      "(ignored by other algorithms)" },
-    { GIMP_PDB_INT32, "iterations",
-      "Edge-aware horizontal+vertical iterations, 1 to 10 (ignored by other "
-      "algorithms)" },
-    { GIMP_PDB_FLOAT, "kappa",
-      "Edge-aware partitioned boundary extension in units of sigma, 0 to 10 "
-      "(ignored by other algorithms)" },
-    { GIMP_PDB_INT32, "device",
-      "0 auto (the GPU when present and the image is large enough), "
-      "1 cuda (falls back to the CPU if the GPU fails), 2 cpu" },
-  };
-  static const GimpParamDef return_vals[] = {
-    { GIMP_PDB_INT32, "device-used", "Where the blur ran: 1 cuda, 2 cpu" },
-  };
-
   gimp_plugin_domain_register (GETTEXT_PACKAGE, CUDABLUR_LOCALE_DIR ());
   /* The Help button's page: help/gimp-help.xml maps PLUG_IN_HELP to it. */
   gchar *help_uri = g_filename_to_uri (HELPDIR, NULL, NULL);
@@ -65,29 +90,21 @@ query (void)
   gimp_install_procedure (PLUG_IN_PROC,
                           N_("Gaussian blur on the GPU with CUDA, or on the "
                              "CPU"),
-                          "Blurs the drawable (within the selection) with a "
-                          "Gaussian of standard deviations std-dev-x and "
-                          "std-dev-y, in linear light with premultiplied "
-                          "alpha, on an NVIDIA GPU through CUDA when one is "
-                          "usable and on all CPU cores otherwise; a GPU "
-                          "failure re-runs the blur on the CPU. Borders "
-                          "replicate the edge pixels. The algorithm 'auto' "
-                          "picks the separable FIR filter. The edge-aware "
-                          "algorithms blur along the image's domain "
-                          "transform, so that edges with colour differences "
-                          "well above range-sigma stay sharp. Returns the "
-                          "device that ran the blur.",
+                          cudablur_help,
                           "gimp-cudablur authors",
                           "gimp-cudablur authors",
                           "2026",
                           N_("CUDA _Gaussian Blur..."),
                           "RGB*, GRAY*",
                           GIMP_PLUGIN,
-                          G_N_ELEMENTS (args), G_N_ELEMENTS (return_vals),
-                          args, return_vals);
+                          CUDABLUR_N_ARGS, CUDABLUR_N_RETURN_VALS,
+                          cudablur_args, cudablur_return_vals);
   gimp_plugin_menu_register (PLUG_IN_PROC, "<Image>/Filters/Blur");
+  cudablur_resident_register ();
 }
 
+/* The status and, on failure, the message GIMP shows as the procedure's
+ * error (kept until the next call). */
 static void
 set_return (GimpParam *values, gint *nvals, GimpPDBStatusType status,
             gchar *message)
@@ -100,28 +117,83 @@ set_return (GimpParam *values, gint *nvals, GimpPDBStatusType status,
   kept_message = message;
   if (status != GIMP_PDB_SUCCESS && message)
     {
-      /* GIMP shows this string as the procedure's error message. */
       values[1].type = GIMP_PDB_STRING;
       values[1].data.d_string = message;
       *nvals = 2;
     }
 }
 
-static void
-run (const gchar *name, gint nparams, const GimpParam *param,
-     gint *nreturn_vals, GimpParam **return_vals)
+/* The checks GIMP's own filters make (app/pdb/gimppdb-utils.c), with
+ * their wording, before any pixel is touched. */
+static gboolean
+drawable_usable (gint32 image_id, gint32 drawable_id, gchar **message)
+{
+  if (!gimp_item_is_valid (drawable_id) || !gimp_item_is_drawable (drawable_id))
+    {
+      *message = g_strdup (_("drawable: not a valid drawable"));
+      return FALSE;
+    }
+  gchar *name = gimp_item_get_name (drawable_id);
+  gint32 owner = gimp_item_get_image (drawable_id);
+  if (owner < 0 || !gimp_image_is_valid (owner))
+    *message = g_strdup_printf (_("drawable: item '%s' (%d) cannot be used "
+                                  "because it has not been added to an "
+                                  "image"), name ? name : "?", drawable_id);
+  else if (owner != image_id)
+    *message = g_strdup (_("drawable: does not belong to the image"));
+  else if (gimp_item_is_group (drawable_id))
+    *message = g_strdup_printf (_("drawable: item '%s' (%d) cannot be used "
+                                  "because it is a group item"),
+                                name ? name : "?", drawable_id);
+  else if (gimp_item_get_lock_content (drawable_id))
+    *message = g_strdup_printf (_("drawable: item '%s' (%d) cannot be "
+                                  "modified because its contents are "
+                                  "locked"), name ? name : "?", drawable_id);
+  else if (gimp_drawable_is_indexed (drawable_id))
+    *message = g_strdup (_("drawable: indexed images cannot be blurred; "
+                           "convert the image to RGB or Grayscale first "
+                           "(Image > Mode)"));
+  g_free (name);
+  return *message == NULL;
+}
+
+/* The values of a non-interactive call, checked. */
+static GimpPDBStatusType
+values_from_args (gint nparams, const GimpParam *param, CudablurVals *vals,
+                  gchar **message)
+{
+  if (nparams != CUDABLUR_N_ARGS)
+    {
+      *message = g_strdup_printf (_("expected %d arguments, got %d"),
+                                  CUDABLUR_N_ARGS, nparams);
+      return GIMP_PDB_CALLING_ERROR;
+    }
+  vals->algorithm = param[3].data.d_int32;
+  vals->std_dev_x = param[4].data.d_float;
+  vals->std_dev_y = param[5].data.d_float;
+  vals->range_sigma = param[6].data.d_float;
+  vals->iterations = param[7].data.d_int32;
+  vals->kappa = param[8].data.d_float;
+  vals->device = param[9].data.d_int32;
+  return cudablur_vals_check (vals, message) ? GIMP_PDB_SUCCESS
+                                            : GIMP_PDB_CALLING_ERROR;
+}
+
+void
+cudablur_run (const gchar *name, gint nparams, const GimpParam *param,
+              gint *nreturn_vals, GimpParam **return_vals,
+              gboolean resident)
 {
   static GimpParam values[2];
   CudablurVals vals;
+  CudablurTiming timing;
   gchar *message = NULL;
   GimpPDBStatusType status = GIMP_PDB_SUCCESS;
   gint32 device_used = GB_BACKEND_CPU;
+  const gint64 t_entry = g_get_monotonic_time ();
 
-  INIT_I18N ();
-  gegl_init (NULL, NULL);
   *return_vals = values;
   set_return (values, nreturn_vals, GIMP_PDB_SUCCESS, NULL);
-
   if (strcmp (name, PLUG_IN_PROC) != 0 || nparams < 3)
     {
       set_return (values, nreturn_vals, GIMP_PDB_CALLING_ERROR,
@@ -132,35 +204,48 @@ run (const gchar *name, gint nparams, const GimpParam *param,
   gint32 image_id = param[1].data.d_image;
   gint32 drawable_id = param[2].data.d_drawable;
 
-  cudablur_vals_load (&vals);
+  /* The resident process has no dialogs: the permanent procedure, next in
+   * GIMP's list under this name, opens it in a process of its own. */
+  if (resident && run_mode == GIMP_RUN_INTERACTIVE)
+    {
+      set_return (values, nreturn_vals, GIMP_PDB_PASS_THROUGH, NULL);
+      return;
+    }
+  /* Script calls and Filters > Repeat go to the resident process when it
+   * runs: it has GEGL and CUDA started already. */
+  if (!resident && run_mode != GIMP_RUN_INTERACTIVE
+      && cudablur_forward (nparams, param, &status, &device_used, &message))
+    goto done;
 
+  cudablur_vals_load (&vals);
   switch (run_mode)
     {
     case GIMP_RUN_NONINTERACTIVE:
-      if (nparams != CUDABLUR_N_ARGS)
-        {
-          message = g_strdup_printf (_("expected %d arguments, got %d"),
-                                     CUDABLUR_N_ARGS, nparams);
-          status = GIMP_PDB_CALLING_ERROR;
-          break;
-        }
-      vals.algorithm = param[3].data.d_int32;
-      vals.std_dev_x = param[4].data.d_float;
-      vals.std_dev_y = param[5].data.d_float;
-      vals.range_sigma = param[6].data.d_float;
-      vals.iterations = param[7].data.d_int32;
-      vals.kappa = param[8].data.d_float;
-      vals.device = param[9].data.d_int32;
-      if (!cudablur_vals_check (&vals, &message))
-        status = GIMP_PDB_CALLING_ERROR;
+      status = values_from_args (nparams, param, &vals, &message);
       break;
     case GIMP_RUN_INTERACTIVE:
-      if (!gimp_item_is_valid (drawable_id)
-          || !gimp_item_is_drawable (drawable_id)
-          || gimp_drawable_is_indexed (drawable_id))
-        break;   /* refused below, before any dialog */
-      if (!cudablur_dialog (drawable_id, &vals))
-        status = GIMP_PDB_CANCEL;
+      if (!drawable_usable (image_id, drawable_id, &message))
+        status = GIMP_PDB_CALLING_ERROR;   /* refused before any dialog */
+      else if (!cudablur_display_available ())
+        {
+          /* gimp -i, or a script without a display: the last values, as
+           * RUN-WITH-LAST-VALS would, rather than a crash in gtk_init. */
+          g_message (_("CUDA Gaussian Blur: no display for the dialog; "
+                       "blurring with the last values"));
+        }
+      else
+        {
+          gegl_init (NULL, NULL);
+          if (!cudablur_dialog (drawable_id, &vals))
+            status = GIMP_PDB_CANCEL;
+          else if (cudablur_forward_values (image_id, drawable_id, &vals,
+                                            &status, &device_used, &message))
+            {
+              if (status == GIMP_PDB_SUCCESS)
+                gimp_displays_flush ();
+              goto done;
+            }
+        }
       break;
     case GIMP_RUN_WITH_LAST_VALS:
       break;
@@ -170,41 +255,17 @@ run (const gchar *name, gint nparams, const GimpParam *param,
       status = GIMP_PDB_CALLING_ERROR;
     }
 
-  if (status == GIMP_PDB_SUCCESS)
-    {
-      if (!gimp_item_is_valid (drawable_id)
-          || !gimp_item_is_drawable (drawable_id))
-        {
-          message = g_strdup (_("drawable: not a valid drawable"));
-          status = GIMP_PDB_CALLING_ERROR;
-        }
-      else if (gimp_item_get_image (drawable_id) != image_id)
-        {
-          message = g_strdup (_("drawable: does not belong to the image"));
-          status = GIMP_PDB_CALLING_ERROR;
-        }
-      else if (gimp_drawable_is_indexed (drawable_id))
-        {
-          message = g_strdup (_("drawable: indexed images cannot be blurred; "
-                                "convert the image to RGB or Grayscale "
-                                "first (Image > Mode)"));
-          status = GIMP_PDB_CALLING_ERROR;
-        }
-    }
-
   if (status == GIMP_PDB_SUCCESS
-      && !gb_algorithm_available ((gb_algorithm) vals.algorithm))
-    {
-      message = g_strdup_printf (_("algorithm: %s is not available in this "
-                                   "version"),
-                                 gb_algorithm_name ((gb_algorithm)
-                                                    vals.algorithm));
-      status = GIMP_PDB_CALLING_ERROR;
-    }
+      && !drawable_usable (image_id, drawable_id, &message))
+    status = GIMP_PDB_CALLING_ERROR;
 
   if (status == GIMP_PDB_SUCCESS)
     {
-      status = cudablur_render_drawable (drawable_id, &vals, TRUE,
+      cudablur_timing_start ();
+      const gint64 t_gegl = g_get_monotonic_time ();
+      gegl_init (NULL, NULL);
+      const gdouble gegl_seconds = (g_get_monotonic_time () - t_gegl) / 1e6;
+      status = cudablur_render_drawable (drawable_id, &vals, TRUE, &timing,
                                          &device_used, &message);
       if (status == GIMP_PDB_SUCCESS)
         {
@@ -212,9 +273,11 @@ run (const gchar *name, gint nparams, const GimpParam *param,
           if (run_mode != GIMP_RUN_NONINTERACTIVE)
             gimp_displays_flush ();
         }
+      cudablur_timing_print (&timing, resident, gegl_seconds,
+                             (g_get_monotonic_time () - t_entry) / 1e6);
     }
-  gb_shutdown ();
 
+done:
   set_return (values, nreturn_vals, status, message);
   if (status == GIMP_PDB_SUCCESS)
     {
@@ -222,4 +285,24 @@ run (const gchar *name, gint nparams, const GimpParam *param,
       values[1].data.d_int32 = device_used;
       *nreturn_vals = 2;
     }
+}
+
+static void
+run (const gchar *name, gint nparams, const GimpParam *param,
+     gint *nreturn_vals, GimpParam **return_vals)
+{
+  INIT_I18N ();
+  if (!strcmp (name, CUDABLUR_RESIDENT_PROC))
+    {
+      static GimpParam values[1];
+      *return_vals = values;
+      *nreturn_vals = 1;
+      values[0].type = GIMP_PDB_STATUS;
+      values[0].data.d_status = GIMP_PDB_SUCCESS;
+      cudablur_resident_main ();   /* returns only when disabled */
+      return;
+    }
+  cudablur_run (name, nparams, param, nreturn_vals, return_vals, FALSE);
+  /* A process of its own ends here: its CUDA context goes with it, after
+   * GIMP has its answer (GIMP does not wait for plug-ins to exit). */
 }

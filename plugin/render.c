@@ -1,5 +1,13 @@
-/* The render path: drawable (selection bounds plus the blur's reach) to
- * float, engine, shadow buffer, merge with undo. */
+/* The render path: the selection's bounds plus the blur's reach, read and
+ * written in bands through the engine's native pipeline, into the shadow
+ * buffer, merged as one undo step.
+ *
+ * Pixels move in the drawable's own format when it is one the engine
+ * converts (sRGB or linear, grey or RGB, 8/16/32-bit integer, half or
+ * float): the conversion to linear premultiplied float then runs where the
+ * blur runs, on the GPU or on all cores.  Any other drawable (another
+ * colour space, 64-bit floats) is read as linear float in its own space,
+ * babl converting each band: correct before fast. */
 #include "config.h"
 
 #include <string.h>
@@ -7,18 +15,108 @@
 #include "cudablur.h"
 #include "plugin-intl.h"
 
-const Babl *
-cudablur_work_format (gint32 drawable_id, gint *channels)
+/* The drawable's buffers and the rectangles the callbacks move. */
+typedef struct
 {
-  gboolean alpha = gimp_drawable_has_alpha (drawable_id);
-  if (gimp_drawable_is_rgb (drawable_id))
+  GeglBuffer *src, *shadow;
+  GeglRectangle area, out;
+  const Babl *format;     /* what GEGL reads and writes */
+  gboolean show_progress;
+  gdouble last;           /* progress last shown */
+} drawable_io;
+
+static gboolean
+model_format (const gchar *model, gb_pixel_format *f)
+{
+  static const struct { const gchar *name; int channels; gb_trc trc; } m[] = {
+    { "Y", 1, GB_TRC_LINEAR }, { "YA", 2, GB_TRC_LINEAR },
+    { "Y'", 1, GB_TRC_SRGB }, { "Y'A", 2, GB_TRC_SRGB },
+    { "RGB", 3, GB_TRC_LINEAR }, { "RGBA", 4, GB_TRC_LINEAR },
+    { "R'G'B'", 3, GB_TRC_SRGB }, { "R'G'B'A", 4, GB_TRC_SRGB },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (m); i++)
+    if (!strcmp (model, m[i].name))
+      {
+        f->channels = m[i].channels;
+        f->trc = m[i].trc;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static gboolean
+type_format (const gchar *type, gb_pixel_format *f)
+{
+  static const struct { const gchar *name; gb_sample_type type; } t[] = {
+    { "u8", GB_SAMPLE_U8 }, { "u16", GB_SAMPLE_U16 },
+    { "u32", GB_SAMPLE_U32 }, { "half", GB_SAMPLE_HALF },
+    { "float", GB_SAMPLE_FLOAT },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (t); i++)
+    if (!strcmp (type, t[i].name))
+      {
+        f->type = t[i].type;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+gboolean
+cudablur_io_format (gint32 drawable_id, gb_pixel_format *f,
+                    const Babl **format)
+{
+  const Babl *native = gimp_drawable_get_format (drawable_id);
+  const Babl *space = babl_format_get_space (native);
+  if (space == babl_space ("sRGB")
+      && model_format (babl_get_name (babl_format_get_model (native)), f)
+      && type_format (babl_get_name (babl_format_get_type (native, 0)), f)
+      && babl_format_get_n_components (native) == f->channels)
     {
-      *channels = alpha ? 4 : 3;
-      return babl_format (alpha ? "RaGaBaA float" : "RGB float");
+      *format = native;
+      return TRUE;
     }
-  /* Grey layers, channels and layer masks stay grey. */
-  *channels = alpha ? 2 : 1;
-  return babl_format (alpha ? "YaA float" : "Y float");
+  gboolean alpha = gimp_drawable_has_alpha (drawable_id);
+  gboolean rgb = gimp_drawable_is_rgb (drawable_id);
+  f->type = GB_SAMPLE_FLOAT;
+  f->trc = GB_TRC_LINEAR;
+  f->channels = (rgb ? 3 : 1) + (alpha ? 1 : 0);
+  *format = babl_format_with_space (rgb ? (alpha ? "RGBA float" : "RGB float")
+                                        : (alpha ? "YA float" : "Y float"),
+                                    space);
+  return FALSE;
+}
+
+static gb_status
+read_rows (void *user, int y, int rows, void *dst, size_t stride)
+{
+  drawable_io *io = user;
+  GeglRectangle r = { io->area.x, io->area.y + y, io->area.width, rows };
+  gegl_buffer_get (io->src, &r, 1.0, io->format, dst, (gint) stride,
+                   GEGL_ABYSS_CLAMP);
+  return GB_OK;
+}
+
+static gb_status
+write_rows (void *user, int y, int rows, const void *src, size_t stride)
+{
+  drawable_io *io = user;
+  GeglRectangle r = { io->out.x, io->out.y + y, io->out.width, rows };
+  gegl_buffer_set (io->shadow, &r, 0, io->format, src, (gint) stride);
+  return GB_OK;
+}
+
+/* The engine reports from the calling thread; GIMP's progress is updated
+ * at most every 1 %. */
+static int
+on_progress (double fraction, void *user)
+{
+  drawable_io *io = user;
+  if (io->show_progress && (fraction - io->last >= 0.01 || fraction >= 1.0))
+    {
+      io->last = fraction;
+      gimp_progress_update (fraction);
+    }
+  return 0;
 }
 
 gb_status
@@ -36,35 +134,18 @@ cudablur_blur_pixels (const CudablurVals *vals, gdouble scale, gfloat *pixels,
   return gb_blur (&params, &img, &img, progress, user, report);
 }
 
-typedef struct
-{
-  gdouble last;
-} progress_state;
-
-/* The engine reports from the calling thread; GIMP's progress is updated
- * at most every 1 %. */
-static int
-on_progress (double fraction, void *user)
-{
-  progress_state *ps = user;
-  if (fraction - ps->last >= 0.01 || fraction >= 1.0)
-    {
-      ps->last = fraction;
-      gimp_progress_update (fraction);
-    }
-  return 0;
-}
-
 GimpPDBStatusType
 cudablur_render_drawable (gint32 drawable_id, const CudablurVals *vals,
-                          gboolean show_progress, gint32 *device_used,
-                          gchar **message)
+                          gboolean show_progress, CudablurTiming *timing,
+                          gint32 *device_used, gchar **message)
 {
-  gint x, y, w, h, c;
+  gint x, y, w, h;
   gb_params params;
   gb_report report;
-  progress_state ps = { 0.0 };
+  gb_pixel_format pf;
+  drawable_io io = { NULL };
 
+  memset (timing, 0, sizeof *timing);
   *device_used = GB_BACKEND_CPU;
   cudablur_vals_to_params (vals, &params);
   if (!gimp_drawable_mask_intersect (drawable_id, &x, &y, &w, &h))
@@ -78,54 +159,59 @@ cudablur_render_drawable (gint32 drawable_id, const CudablurVals *vals,
   const gint dw = gimp_drawable_width (drawable_id);
   const gint dh = gimp_drawable_height (drawable_id);
   const gint rx = gb_reach (&params, 0), ry = gb_reach (&params, 1);
-  GeglRectangle area = { MAX (x - rx, 0), MAX (y - ry, 0), 0, 0 };
-  area.width = MIN (x + w + rx, dw) - area.x;
-  area.height = MIN (y + h + ry, dh) - area.y;
+  io.area.x = MAX (x - rx, 0);
+  io.area.y = MAX (y - ry, 0);
+  io.area.width = MIN (x + w + rx, dw) - io.area.x;
+  io.area.height = MIN (y + h + ry, dh) - io.area.y;
+  io.out = (GeglRectangle) { x, y, w, h };
+  io.show_progress = show_progress;
+  timing->native = cudablur_io_format (drawable_id, &pf, &io.format);
+  timing->format = babl_get_name (io.format);
 
-  const Babl *format = cudablur_work_format (drawable_id, &c);
-  gsize floats = (gsize) area.width * area.height * c;
-  gfloat *pixels = g_try_new (gfloat, floats);
-  if (!pixels)
+  io.src = gimp_drawable_get_buffer (drawable_id);
+  io.shadow = gimp_drawable_get_shadow_buffer (drawable_id);
+  if (!io.src || !io.shadow)
     {
-      *message = g_strdup_printf (_("Not enough memory for a %d x %d image"),
-                                  area.width, area.height);
+      if (io.src)
+        g_object_unref (io.src);
+      if (io.shadow)
+        g_object_unref (io.shadow);
+      *message = g_strdup (_("drawable: GIMP gave no pixel buffer for it"));
       return GIMP_PDB_EXECUTION_ERROR;
     }
-
-  GeglBuffer *buffer = gimp_drawable_get_buffer (drawable_id);
-  gegl_buffer_get (buffer, &area, 1.0, format, pixels, GEGL_AUTO_ROWSTRIDE,
-                   GEGL_ABYSS_CLAMP);
-  g_object_unref (buffer);
-
   if (show_progress)
     gimp_progress_init (_("CUDA Gaussian blur"));
 
-  gb_status st = cudablur_blur_pixels (vals, 1.0, pixels, area.width,
-                                       area.height, c,
-                                       show_progress ? on_progress : NULL, &ps,
-                                       &report);
+  gb_native_io nio = { pf, io.area.width, io.area.height, x - io.area.x,
+                       y - io.area.y, w, h, read_rows, write_rows, &io };
+  gb_status st = gb_blur_native (&params, &nio, on_progress, &io, &report);
+  g_object_unref (io.src);
+  gint64 t = g_get_monotonic_time ();
+  g_object_unref (io.shadow);   /* flushes the last tiles to GIMP */
+  timing->flush = (g_get_monotonic_time () - t) / 1e6;
+  timing->report = report;
+  timing->width = io.area.width;
+  timing->height = io.area.height;
   if (st != GB_OK)
     {
       *message = g_strdup_printf (_("Blur failed: %s"),
                                   _(gb_status_message (st)));
-      g_free (pixels);
       return st == GB_ERR_CANCELLED ? GIMP_PDB_CANCEL
                                     : GIMP_PDB_EXECUTION_ERROR;
     }
   *device_used = report.backend_used;
 
-  /* Only the selection's bounds go back; merging the shadow applies the
-   * selection mask (feathering included) as one undo step. */
-  GeglRectangle out = { x, y, w, h };
-  gfloat *first = pixels + ((gsize) (y - area.y) * area.width + (x - area.x)) * c;
-  GeglBuffer *shadow = gimp_drawable_get_shadow_buffer (drawable_id);
-  gegl_buffer_set (shadow, &out, 0, format, first,
-                   area.width * c * (gint) sizeof (gfloat));
-  g_object_unref (shadow);   /* flushes it */
-  g_free (pixels);
-
-  gimp_drawable_merge_shadow (drawable_id, TRUE);
-  gimp_drawable_update (drawable_id, x, y, w, h);
+  /* Merging the shadow applies the selection mask (feathering included)
+   * as one undo step. */
+  t = g_get_monotonic_time ();
+  if (!gimp_drawable_merge_shadow (drawable_id, TRUE)
+      || !gimp_drawable_update (drawable_id, x, y, w, h))
+    {
+      *message = g_strdup (_("GIMP could not apply the blurred pixels to "
+                             "the drawable"));
+      return GIMP_PDB_EXECUTION_ERROR;
+    }
+  timing->merge = (g_get_monotonic_time () - t) / 1e6;
   if (show_progress)
     gimp_progress_update (1.0);
   return GIMP_PDB_SUCCESS;

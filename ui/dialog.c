@@ -377,3 +377,10 @@ cudablur_dialog (gint32 drawable_id, CudablurVals *vals)
   gtk_widget_destroy (dialog);
   return response == GTK_RESPONSE_OK;
 }
+
+gboolean
+cudablur_display_available (void)
+{
+  /* GDK alone: GTK's own start-up (themes) is left to gimp_ui_init. */
+  return gdk_init_check (NULL, NULL);
+}

@@ -8,4 +8,8 @@
  * the chosen values), FALSE on Cancel or close. */
 gboolean cudablur_dialog (gint32 drawable_id, CudablurVals *vals);
 
+/* Whether a display can be opened for the dialog (not under gimp -i or a
+ * script without one, where GTK would end the process). */
+gboolean cudablur_display_available (void);
+
 #endif

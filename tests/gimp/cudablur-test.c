@@ -20,7 +20,11 @@
  *   Script-Fu has no console to print to.
  *   plug-in-cudablur-test-wait-file file seconds
  *     waits until the file exists (the dialog test's driver creates it
- *     after pressing keys in GIMP's window); returns 1, or 0 on time-out. */
+ *     after pressing keys in GIMP's window); returns 1, or 0 on time-out;
+ *   cudablur-test-clock
+ *     monotonic seconds, for tools/bench-gimp.sh: a temporary procedure of
+ *     the helper's extension, so that reading the clock costs a round trip
+ *     to GIMP, not a process start. */
 #include "config.h"
 
 #include <math.h>
@@ -34,6 +38,8 @@
 #define SNAPSHOT_PROC "plug-in-cudablur-test-snapshot"
 #define VERIFY_PROC "plug-in-cudablur-test-verify"
 #define WAIT_PROC "plug-in-cudablur-test-wait-file"
+#define EXTENSION_PROC "extension-cudablur-test"
+#define CLOCK_PROC "cudablur-test-clock"
 
 static void query (void);
 static void run (const gchar *name, gint nparams, const GimpParam *param,
@@ -84,6 +90,9 @@ query (void)
                           "RGB*, GRAY*", GIMP_PLUGIN,
                           G_N_ELEMENTS (verify_args),
                           G_N_ELEMENTS (verify_ret), verify_args, verify_ret);
+  gimp_install_procedure (EXTENSION_PROC, "test helper", "test helper",
+                          "gimp-cudablur", "gimp-cudablur", "2026", NULL, "",
+                          GIMP_EXTENSION, 0, 0, NULL, NULL);
   gimp_install_procedure (WAIT_PROC, "test helper", "test helper",
                           "gimp-cudablur", "gimp-cudablur", "2026", NULL,
                           "", GIMP_PLUGIN, G_N_ELEMENTS (wait_args),
@@ -247,8 +256,9 @@ component (const Babl *type, const guint8 *p, double *step)
  * colour components are ignored where alpha is 0 (undefined there). */
 static double
 native_diff_steps (gint32 drawable, const guint8 *a, const guint8 *b,
-                   gsize n, gchar **where)
+                   gsize n, gchar **where, double *share_off)
 {
+  gsize compared = 0, off = 0;
   const Babl *native = gimp_drawable_get_format (drawable);
   gint nc = babl_format_get_n_components (native);
   gint bpp = babl_format_get_bytes_per_pixel (native);
@@ -271,6 +281,8 @@ native_diff_steps (gint32 drawable, const guint8 *a, const guint8 *b,
           double va = component (type, pa + cb * k, &sa);
           double vb = component (type, pb + cb * k, &sb);
           double d = fabs (va - vb) / fmax (sa, sb);
+          compared++;
+          off += !(d < 0.5);
           if (!(d <= worst))
             {
               worst = isnan (d) ? INFINITY : d;
@@ -280,6 +292,7 @@ native_diff_steps (gint32 drawable, const guint8 *a, const guint8 *b,
             }
         }
     }
+  *share_off = compared ? (double) off / (double) compared : 0.0;
   return worst;
 }
 
@@ -392,11 +405,17 @@ verify (gint32 drawable, const gchar *file, gint mode, gdouble sx, gdouble sy,
       else
         inside++;
     }
-  double steps = native_diff_steps (drawable, now.native, expect, n, &where);
-  ok = steps <= 1.0 && inside > 0;
-  *message = g_strdup_printf ("%zu pixels blurred, worst difference %.3g "
-                              "quantisation steps%s%s", inside, steps,
-                              where ? " at " : "", where ? where : "");
+  double share = 0.0;
+  double steps = native_diff_steps (drawable, now.native, expect, n, &where,
+                                    &share);
+  /* The plug-in converts with its own exact rounding, babl with a fast
+   * approximation of the sRGB curve: they may differ by one step where
+   * the exact value is close to a rounding boundary, which is rare. */
+  ok = steps <= 1.0 && share <= 0.01 && inside > 0;
+  *message = g_strdup_printf ("%zu pixels blurred, %.3f %% of components "
+                              "a step off, worst difference %.3g "
+                              "quantisation steps%s%s", inside, 100 * share,
+                              steps, where ? " at " : "", where ? where : "");
   g_free (expect);
   g_free (blurred);
 out:
@@ -407,9 +426,52 @@ out:
 }
 
 static void
+clock_run (const gchar *name, gint nparams, const GimpParam *param,
+           gint *nreturn_vals, GimpParam **return_vals)
+{
+  static GimpParam values[2];
+  (void) name; (void) nparams; (void) param;
+  values[0].type = GIMP_PDB_STATUS;
+  values[0].data.d_status = GIMP_PDB_SUCCESS;
+  values[1].type = GIMP_PDB_FLOAT;
+  values[1].data.d_float = g_get_monotonic_time () / 1e6;
+  *return_vals = values;
+  *nreturn_vals = 2;
+}
+
+static void
+serve_clock (void)
+{
+  static const GimpParamDef args[] = {
+    { GIMP_PDB_INT32, "run-mode", "Run mode" },
+  };
+  static const GimpParamDef ret[] = {
+    { GIMP_PDB_FLOAT, "seconds", "Monotonic clock in seconds" },
+  };
+  gimp_install_temp_proc (CLOCK_PROC, "test helper", "test helper",
+                          "gimp-cudablur", "gimp-cudablur", "2026", NULL, "",
+                          GIMP_TEMPORARY, G_N_ELEMENTS (args),
+                          G_N_ELEMENTS (ret), args, ret, clock_run);
+  gimp_extension_ack ();
+  for (;;)
+    gimp_extension_process (0);
+}
+
+static void
 run (const gchar *name, gint nparams, const GimpParam *param,
      gint *nreturn_vals, GimpParam **return_vals)
 {
+  if (!strcmp (name, EXTENSION_PROC))
+    {
+      static GimpParam ok[1];
+      ok[0].type = GIMP_PDB_STATUS;
+      ok[0].data.d_status = GIMP_PDB_SUCCESS;
+      *return_vals = ok;
+      *nreturn_vals = 1;
+      serve_clock ();
+      return;
+    }
+
   static GimpParam values[3];
   static gchar *message;
   gint32 drawable = nparams > 2 ? param[2].data.d_drawable : -1;

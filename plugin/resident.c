@@ -1,0 +1,169 @@
+/* The resident process.  GIMP starts every extension without arguments
+ * when a session starts, batch sessions included; ours installs a
+ * temporary procedure under the name plug-in-cudablur.  GIMP's procedure
+ * database keeps procedures of one name in a list, newest first, so
+ * scripts calling plug-in-cudablur reach the resident process, which has
+ * GEGL (babl) and CUDA started already: per call it saves the process
+ * start, gegl_init (0.35-0.8 s on two cores) and CUDA's context (0.1-0.3
+ * s).  What the resident does not take it answers with
+ * GIMP_PDB_PASS_THROUGH, and GIMP calls the next procedure of the name:
+ * the permanent one, a process of its own (the dialog runs there).  The
+ * permanent procedure, reached through menus and Filters > Repeat,
+ * forwards its non-interactive work to the resident when it runs, and
+ * runs in its own process when it does not or when it crashed.
+ *
+ * Set CUDABLUR_NO_RESIDENT to keep every call in a process of its own. */
+#include "config.h"
+
+#include <string.h>
+
+#include "cudablur.h"
+#include "plugin-intl.h"
+#include "resident.h"
+
+/* GPU buffers and pinned memory are freed after this long without a call;
+ * the CUDA context stays. */
+#define IDLE_TRIM_SECONDS 30
+
+static gint64 last_call;
+static gboolean holding;   /* buffers may be kept since the last call */
+
+static gboolean
+disabled (void)
+{
+  const gchar *v = g_getenv ("CUDABLUR_NO_RESIDENT");
+  return v && *v && strcmp (v, "0") != 0;
+}
+
+void
+cudablur_resident_register (void)
+{
+  gimp_install_procedure (CUDABLUR_RESIDENT_PROC,
+                          "Serves plug-in-cudablur from one process per "
+                          "GIMP session",
+                          "Started by GIMP with each session; installs a "
+                          "temporary plug-in-cudablur that scripts reach "
+                          "without starting a process, GEGL or CUDA per "
+                          "call. Not meant to be called.",
+                          "gimp-cudablur authors", "gimp-cudablur authors",
+                          "2026", NULL, "", GIMP_EXTENSION, 0, 0, NULL, NULL);
+}
+
+static void
+resident_run (const gchar *name, gint nparams, const GimpParam *param,
+              gint *nreturn_vals, GimpParam **return_vals)
+{
+  cudablur_run (name, nparams, param, nreturn_vals, return_vals, TRUE);
+  last_call = g_get_monotonic_time ();
+  holding = TRUE;
+}
+
+void
+cudablur_resident_main (void)
+{
+  if (disabled ())
+    {
+      gimp_extension_ack ();
+      return;
+    }
+  gimp_install_temp_proc (PLUG_IN_PROC,
+                          N_("Gaussian blur on the GPU with CUDA, or on the "
+                             "CPU"),
+                          cudablur_help,
+                          "gimp-cudablur authors", "gimp-cudablur authors",
+                          "2026", NULL, "RGB*, GRAY*", GIMP_TEMPORARY,
+                          CUDABLUR_N_ARGS, CUDABLUR_N_RETURN_VALS,
+                          cudablur_args, cudablur_return_vals, resident_run);
+  /* GIMP waits for the acknowledgement; GEGL starts after it, while GIMP
+   * goes on starting. */
+  gimp_extension_ack ();
+  gegl_init (NULL, NULL);
+  for (;;)
+    {
+      gimp_extension_process (holding ? 5000 : 0);
+      if (holding && g_get_monotonic_time () - last_call
+                     > (gint64) IDLE_TRIM_SECONDS * G_USEC_PER_SEC)
+        {
+          gb_trim ();
+          holding = FALSE;
+        }
+    }
+}
+
+/* Whether plug-in-cudablur is currently the resident's temporary
+ * procedure (and not a dead one's leftover). */
+static gboolean
+resident_present (void)
+{
+  gchar *blurb = NULL, *help = NULL, *author = NULL, *copyright = NULL;
+  gchar *date = NULL;
+  GimpPDBProcType type = GIMP_PLUGIN;
+  gint n_args = 0, n_values = 0;
+  GimpParamDef *args = NULL, *values = NULL;
+  if (disabled ()
+      || !gimp_procedural_db_proc_info (PLUG_IN_PROC, &blurb, &help, &author,
+                                        &copyright, &date, &type, &n_args,
+                                        &n_values, &args, &values))
+    return FALSE;
+  g_free (blurb);
+  g_free (help);
+  g_free (author);
+  g_free (copyright);
+  g_free (date);
+  gimp_destroy_paramdefs (args, n_args);
+  gimp_destroy_paramdefs (values, n_values);
+  return type == GIMP_TEMPORARY && n_args == CUDABLUR_N_ARGS;
+}
+
+gboolean
+cudablur_forward (gint nparams, const GimpParam *param,
+                  GimpPDBStatusType *status, gint32 *device_used,
+                  gchar **message)
+{
+  if (nparams != CUDABLUR_N_ARGS || !resident_present ())
+    return FALSE;
+  gint n = 0;
+  GimpParam *ret = gimp_run_procedure2 (PLUG_IN_PROC, &n, nparams, param);
+  if (!ret || n < 1)
+    {
+      if (ret)
+        gimp_destroy_params (ret, n);
+      return FALSE;
+    }
+  *status = ret[0].data.d_status;
+  /* A crashed resident took its temporary procedure with it: this call is
+   * done here instead, and later ones go to processes of their own. */
+  if (*status == GIMP_PDB_EXECUTION_ERROR && !resident_present ())
+    {
+      gimp_destroy_params (ret, n);
+      return FALSE;
+    }
+  if (*status == GIMP_PDB_SUCCESS && n >= 2 && ret[1].type == GIMP_PDB_INT32)
+    *device_used = ret[1].data.d_int32;
+  else if (n >= 2 && ret[1].type == GIMP_PDB_STRING && ret[1].data.d_string)
+    *message = g_strdup (ret[1].data.d_string);
+  gimp_destroy_params (ret, n);
+  return TRUE;
+}
+
+gboolean
+cudablur_forward_values (gint32 image_id, gint32 drawable_id,
+                         const CudablurVals *vals, GimpPDBStatusType *status,
+                         gint32 *device_used, gchar **message)
+{
+  GimpParam p[CUDABLUR_N_ARGS];
+  memset (p, 0, sizeof p);
+  for (gint i = 0; i < CUDABLUR_N_ARGS; i++)
+    p[i].type = cudablur_args[i].type;
+  p[0].data.d_int32 = GIMP_RUN_NONINTERACTIVE;
+  p[1].data.d_image = image_id;
+  p[2].data.d_drawable = drawable_id;
+  p[3].data.d_int32 = vals->algorithm;
+  p[4].data.d_float = vals->std_dev_x;
+  p[5].data.d_float = vals->std_dev_y;
+  p[6].data.d_float = vals->range_sigma;
+  p[7].data.d_int32 = vals->iterations;
+  p[8].data.d_float = vals->kappa;
+  p[9].data.d_int32 = vals->device;
+  return cudablur_forward (CUDABLUR_N_ARGS, p, status, device_used, message);
+}

@@ -353,6 +353,15 @@ gb_cuda_built (void)
 }
 
 extern "C" int
+gb_cuda_context_alive (void)
+{
+  gb_cuda_lock ();
+  int alive = gb_ctx.ready;
+  gb_cuda_unlock ();
+  return alive;
+}
+
+extern "C" int
 gb_cuda_probe_is_cheap (void)
 {
   gb_cuda_lock ();

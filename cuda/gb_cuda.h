@@ -49,6 +49,9 @@ gb_status gb_cuda_run_native (const gb_params *params, gb_algorithm ax,
                               gb_progress_fn progress, void *user,
                               gb_report *report);
 
+/* Whether a context exists. */
+int gb_cuda_context_alive (void);
+
 /* Frees device buffers and pinned memory, keeps the context. */
 void gb_cuda_trim (void);
 

@@ -86,6 +86,12 @@ gb_cuda_trim (void)
 }
 
 int
+gb_cuda_context_alive (void)
+{
+  return 0;
+}
+
+int
 gb_cuda_supports (gb_algorithm algorithm)
 {
   /* What the CUDA backend implements: all but auto, which is resolved

@@ -72,6 +72,15 @@ fir_accumulate (float *restrict out, const float *restrict const *rows,
     }
 }
 
+/* Bytes of the padded row in the horizontal pass's scratch, rounded up so
+ * that the table of row pointers after it is aligned. */
+static size_t
+pad_bytes (int w, int r, int c)
+{
+  size_t b = (size_t) (w + 2 * r) * c * sizeof (float);
+  return (b + sizeof (void *) - 1) & ~(sizeof (void *) - 1);
+}
+
 /* Horizontal: copy the row with replicated borders into scratch (so the
  * pass also works in place), then accumulate shifted views of it. */
 static void
@@ -80,7 +89,8 @@ fir_h_item (void *ctx, long item, void *scratch)
   const fir_pass *p = ctx;
   const int w = p->src->width, c = p->src->channels, r = p->radius;
   float *pad = scratch;
-  const float **rows = (const float **) (pad + (size_t) (w + 2 * r) * c);
+  const float **rows = (const float **) ((char *) scratch
+                                         + pad_bytes (w, r, c));
   int y0 = (int) item * p->rows_per_item;
   int y1 = y0 + p->rows_per_item;
   if (y1 > p->src->height)
@@ -180,12 +190,9 @@ run_h_pass (const gb_image *src, const gb_image *dst, const float *taps,
     p.rows_per_item = 1;
   long items = (src->height + p.rows_per_item - 1) / p.rows_per_item;
   size_t rows_bytes = (size_t) (2 * radius + 1) * sizeof (float *);
-  size_t pad_bytes = (size_t) (src->width + 2 * radius) * src->channels
-                     * sizeof (float);
-  /* Keep the pointer table aligned after the padded row. */
-  pad_bytes = (pad_bytes + sizeof (void *) - 1) & ~(sizeof (void *) - 1);
-  return gb_parallel_for (items, fir_h_item, &p, pad_bytes + rows_bytes,
-                          threads, progress);
+  return gb_parallel_for (items, fir_h_item, &p,
+                          pad_bytes (src->width, radius, src->channels)
+                          + rows_bytes, threads, progress);
 }
 
 gb_status

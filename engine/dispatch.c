@@ -87,6 +87,12 @@ gb_shutdown (void)
   gb_big_trim ();
 }
 
+int
+gb_gpu_context_alive (void)
+{
+  return gb_cuda_context_alive ();
+}
+
 void
 gb_trim (void)
 {

@@ -206,7 +206,9 @@ typedef struct
 /* Bytes of one pixel, or 0 for an invalid format. */
 size_t gb_pixel_format_bytes (const gb_pixel_format *format);
 
-/* Band callbacks, called from the calling thread only, rows in order.
+/* Band callbacks, called from the calling thread only, rows in order
+ * (after a failed GPU run the CPU starts again from row 0, reading and
+ * writing everything anew).
  * read: rows [y, y + rows) of the area into dst (stride bytes apart);
  * write: rows [y, y + rows) of the output rectangle from src.  Return
  * GB_OK, or any other status to stop (the call then returns it). */
@@ -228,13 +230,21 @@ typedef struct
 
 /* Reads the area through io->read, blurs it as gb_blur would the decoded
  * area (borders replicated at the area's edges), and writes the output
- * rectangle through io->write, every row of it exactly once, and only
- * after the whole blur succeeded (a failed GPU run is redone on the CPU,
- * reading again).  Same statuses as gb_blur, plus GB_ERR_FORMAT and
- * whatever a callback returned. */
+ * rectangle through io->write, every row of it, after the blur itself
+ * succeeded.  A GPU that fails (even while rows are being written) has the
+ * whole call redone on the CPU, reading and writing again, so a caller's
+ * writes must go somewhere it commits only on success (GIMP's shadow
+ * buffer).  Same statuses as gb_blur, plus GB_ERR_FORMAT and whatever a
+ * callback returned. */
 gb_status gb_blur_native (const gb_params *params, const gb_native_io *io,
                           gb_progress_fn progress, void *user,
                           gb_report *report);
+
+/* Bytes of host memory gb_blur_native will allocate for this call at
+ * most (the CPU path's work image, bands and the filter's scratch, or the
+ * GPU path's staging, whichever is larger), so that a caller can refuse a
+ * call that cannot fit instead of failing half-way.  0 for invalid io. */
+size_t gb_native_memory (const gb_params *params, const gb_native_io *io);
 
 /* Converts rows between a native format and the work format on all cores
  * (threads as in gb_params; 0 = all): the conversions gb_blur_native
@@ -286,6 +296,9 @@ int gb_cuda_info (char *buf, size_t size);
 
 /* Frees the GPU context (buffers, streams) kept between calls. */
 void gb_shutdown (void);
+
+/* Whether this process holds a CUDA context (started by a GPU run). */
+int gb_gpu_context_alive (void);
 
 /* Number of CPU threads gb_blur uses for params->threads == 0. */
 int gb_cpu_threads (void);

@@ -257,6 +257,32 @@ read_while_warming (const gb_plan *plan, const gb_native_io *io,
   return pixels;
 }
 
+size_t
+gb_native_memory (const gb_params *params, const gb_native_io *io)
+{
+  if (validate_io (params, io) != GB_OK)
+    return 0;
+  const size_t w = (size_t) io->width, h = (size_t) io->height;
+  const size_t c = (size_t) io->format.channels;
+  const size_t row = gb_pixel_format_bytes (&io->format) * w;
+  const size_t work = sizeof (float) * w * h * c;
+  const size_t threads = (size_t) gb_threads_for (params->threads);
+  /* The filters' own: the recursive filters' gathered lines (two copies
+   * of up to 16 rows or columns per thread), the edge-aware spacings (two
+   * planes), the FIR's ring and padded rows (small next to those). */
+  const gb_algorithm a = gb_resolve_algorithm (params->algorithm,
+                                               params->sigma_x,
+                                               params->sigma_y,
+                                               GB_BACKEND_CPU);
+  size_t filter = threads * 2 * sizeof (float) * (w > h ? w : h) * 16 * c;
+  if (a == GB_ALGO_EDGE_EXACT || a == GB_ALGO_EDGE_PARTITIONED)
+    filter += 2 * sizeof (float) * w * h;
+  const size_t cpu = work + row * (size_t) band_rows (row, (int) h) + filter;
+  /* A cold GPU holds the image as read; pinned bands are 24 MiB. */
+  const size_t gpu = row * h + (24u << 20);
+  return cpu > gpu ? cpu : gpu;
+}
+
 gb_status
 gb_blur_native (const gb_params *params, const gb_native_io *io,
                 gb_progress_fn progress, void *user, gb_report *report)

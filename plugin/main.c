@@ -8,7 +8,9 @@
  * CUDA start-up again. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cudablur.h"
 #include "plugin-intl.h"
@@ -123,6 +125,46 @@ set_return (GimpParam *values, gint *nvals, GimpPDBStatusType status,
     }
 }
 
+static gboolean
+in_tree (const gint32 *items, gint n, gint32 target)
+{
+  gboolean found = FALSE;
+  for (gint i = 0; i < n && !found; i++)
+    {
+      if (items[i] == target)
+        found = TRUE;
+      else if (gimp_item_is_group (items[i]))
+        {
+          gint m = 0;
+          gint32 *children = gimp_item_get_children (items[i], &m);
+          found = in_tree (children, m, target);
+          g_free (children);
+        }
+    }
+  return found;
+}
+
+/* Whether the drawable is part of the image (libgimp 2.10 has no call for
+ * it: a layer made for an image but never added still names the image). */
+static gboolean
+attached (gint32 image_id, gint32 drawable_id)
+{
+  gint n = 0;
+  gint32 *items;
+  gboolean found;
+  if (drawable_id == gimp_image_get_selection (image_id))
+    return TRUE;
+  if (gimp_item_is_layer_mask (drawable_id))
+    return attached (image_id, gimp_layer_from_mask (drawable_id));
+  if (gimp_item_is_channel (drawable_id))
+    items = gimp_image_get_channels (image_id, &n);
+  else
+    items = gimp_image_get_layers (image_id, &n);
+  found = in_tree (items, n, drawable_id);
+  g_free (items);
+  return found;
+}
+
 /* The checks GIMP's own filters make (app/pdb/gimppdb-utils.c), with
  * their wording, before any pixel is touched. */
 static gboolean
@@ -135,7 +177,7 @@ drawable_usable (gint32 image_id, gint32 drawable_id, gchar **message)
     }
   gchar *name = gimp_item_get_name (drawable_id);
   gint32 owner = gimp_item_get_image (drawable_id);
-  if (owner < 0 || !gimp_image_is_valid (owner))
+  if (owner < 0 || !gimp_image_is_valid (owner) || !attached (owner, drawable_id))
     *message = g_strdup_printf (_("drawable: item '%s' (%d) cannot be used "
                                   "because it has not been added to an "
                                   "image"), name ? name : "?", drawable_id);
@@ -288,6 +330,13 @@ done:
 }
 
 static void
+exit_now (void)
+{
+  fflush (NULL);
+  _exit (EXIT_SUCCESS);
+}
+
+static void
 run (const gchar *name, gint nparams, const GimpParam *param,
      gint *nreturn_vals, GimpParam **return_vals)
 {
@@ -303,6 +352,11 @@ run (const gchar *name, gint nparams, const GimpParam *param,
       return;
     }
   cudablur_run (name, nparams, param, nreturn_vals, return_vals, FALSE);
-  /* A process of its own ends here: its CUDA context goes with it, after
-   * GIMP has its answer (GIMP does not wait for plug-ins to exit). */
+  /* GIMP waits for a plug-in process to exit once it has said it quits,
+   * and the CUDA runtime's own teardown at exit takes about 0.1 s (the
+   * context, its buffers, pinned memory): skip it, the driver releases it
+   * all with the process.  atexit handlers run last-registered first, so
+   * this one runs before the runtime's. */
+  if (gb_gpu_context_alive ())
+    atexit (exit_now);
 }

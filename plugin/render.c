@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cudablur.h"
 #include "plugin-intl.h"
@@ -18,6 +19,7 @@
 /* The drawable's buffers and the rectangles the callbacks move. */
 typedef struct
 {
+  gint32 drawable_id;
   GeglBuffer *src, *shadow;
   GeglRectangle area, out;
   const Babl *format;     /* what GEGL reads and writes */
@@ -86,13 +88,23 @@ cudablur_io_format (gint32 drawable_id, gb_pixel_format *f,
   return FALSE;
 }
 
+/* The source buffer lives from the first band read to the last: once the
+ * engine holds every row, GEGL's copies of the tiles (the image again, in
+ * its own format) are let go.  A CPU run after a failed GPU run reads from
+ * the top and opens it anew. */
 static gb_status
 read_rows (void *user, int y, int rows, void *dst, size_t stride)
 {
   drawable_io *io = user;
+  if (!io->src)
+    io->src = gimp_drawable_get_buffer (io->drawable_id);
+  if (!io->src)
+    return GB_ERR_IO;
   GeglRectangle r = { io->area.x, io->area.y + y, io->area.width, rows };
   gegl_buffer_get (io->src, &r, 1.0, io->format, dst, (gint) stride,
                    GEGL_ABYSS_CLAMP);
+  if (y + rows >= io->area.height)
+    g_clear_object (&io->src);
   return GB_OK;
 }
 
@@ -103,6 +115,40 @@ write_rows (void *user, int y, int rows, const void *src, size_t stride)
   GeglRectangle r = { io->out.x, io->out.y + y, io->out.width, rows };
   gegl_buffer_set (io->shadow, &r, 0, io->format, src, (gint) stride);
   return GB_OK;
+}
+
+static guint64
+proc_kb (const gchar *file, const gchar *key)
+{
+  gchar *text = NULL;
+  guint64 kb = 0;
+  if (g_file_get_contents (file, &text, NULL, NULL))
+    {
+      const gchar *p = strstr (text, key);
+      if (p)
+        kb = g_ascii_strtoull (p + strlen (key), NULL, 10);
+    }
+  g_free (text);
+  return kb;
+}
+
+/* Bytes this process can still allocate: the headroom under its
+ * address-space limit, and what the system has available. */
+static guint64
+memory_available (void)
+{
+  guint64 avail = (proc_kb ("/proc/meminfo", "MemAvailable:")
+                   + proc_kb ("/proc/meminfo", "SwapFree:")) * 1024;
+  struct rlimit rl;
+  if (avail == 0)
+    avail = G_MAXUINT64;   /* no /proc: nothing to go by */
+  if (getrlimit (RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    {
+      guint64 used = proc_kb ("/proc/self/status", "VmSize:") * 1024;
+      guint64 room = rl.rlim_cur > used ? rl.rlim_cur - used : 0;
+      avail = MIN (avail, room);
+    }
+  return avail;
 }
 
 /* The engine reports from the calling thread; GIMP's progress is updated
@@ -143,9 +189,10 @@ cudablur_render_drawable (gint32 drawable_id, const CudablurVals *vals,
   gb_params params;
   gb_report report;
   gb_pixel_format pf;
-  drawable_io io = { NULL };
+  drawable_io io;
 
   memset (timing, 0, sizeof *timing);
+  memset (&io, 0, sizeof io);
   *device_used = GB_BACKEND_CPU;
   cudablur_vals_to_params (vals, &params);
   if (!gimp_drawable_mask_intersect (drawable_id, &x, &y, &w, &h))
@@ -168,24 +215,39 @@ cudablur_render_drawable (gint32 drawable_id, const CudablurVals *vals,
   timing->native = cudablur_io_format (drawable_id, &pf, &io.format);
   timing->format = babl_get_name (io.format);
 
-  io.src = gimp_drawable_get_buffer (drawable_id);
-  io.shadow = gimp_drawable_get_shadow_buffer (drawable_id);
-  if (!io.src || !io.shadow)
+  gb_native_io nio = { pf, io.area.width, io.area.height, x - io.area.x,
+                       y - io.area.y, w, h, read_rows, write_rows, &io };
+  /* Refuse what cannot fit before anything is allocated: GLib ends the
+   * process when GEGL's own allocations fail.  GEGL holds the tiles read
+   * and written, in the drawable's format, besides the engine's needs. */
+  const gdouble tiles = (gdouble) babl_format_get_bytes_per_pixel (io.format)
+                        * ((gdouble) io.area.width * io.area.height
+                           + (gdouble) w * h);
+  const gdouble needed = gb_native_memory (&params, &nio) + tiles
+                         + (64 << 20);
+  const gdouble available = memory_available ();
+  if (needed > available)
     {
-      if (io.src)
-        g_object_unref (io.src);
-      if (io.shadow)
-        g_object_unref (io.shadow);
+      *message = g_strdup_printf (_("Not enough memory: blurring %d x %d "
+                                    "pixels needs about %.1f GB, and %.1f "
+                                    "GB are available"),
+                                  io.area.width, io.area.height,
+                                  needed / 1e9, available / 1e9);
+      return GIMP_PDB_EXECUTION_ERROR;
+    }
+
+  io.drawable_id = drawable_id;
+  io.shadow = gimp_drawable_get_shadow_buffer (drawable_id);
+  if (!io.shadow)
+    {
       *message = g_strdup (_("drawable: GIMP gave no pixel buffer for it"));
       return GIMP_PDB_EXECUTION_ERROR;
     }
   if (show_progress)
     gimp_progress_init (_("CUDA Gaussian blur"));
 
-  gb_native_io nio = { pf, io.area.width, io.area.height, x - io.area.x,
-                       y - io.area.y, w, h, read_rows, write_rows, &io };
   gb_status st = gb_blur_native (&params, &nio, on_progress, &io, &report);
-  g_object_unref (io.src);
+  g_clear_object (&io.src);   /* when a callback stopped the reading */
   gint64 t = g_get_monotonic_time ();
   g_object_unref (io.shadow);   /* flushes the last tiles to GIMP */
   timing->flush = (g_get_monotonic_time () - t) / 1e6;

@@ -17,6 +17,8 @@ typedef struct
   int next_read, next_write;    /* rows expected next */
   int order_errors;             /* reads overlapping or going back, writes
                                    not in order */
+  int restarts;                 /* reads or writes starting over at row 0
+                                   (the CPU after a failed GPU run) */
   int reads, writes;
   gb_status fail_read, fail_write;  /* returned by callback number fail_at */
   int fail_at;

@@ -49,10 +49,13 @@ run_case (const native_case *k, uint64_t *seed)
                 cpu);
   tu_sink_init (&sg, &ig, f, area, k->w, k->h, k->ox, k->oy, k->ow, k->oh,
                 gpu);
-  p.backend = GB_BACKEND_CPU;
-  gb_status st_c = gb_blur_native (&p, &ic, NULL, NULL, &rc);
   p.backend = GB_BACKEND_CUDA;
   gb_status st_g = gb_blur_native (&p, &ig, NULL, NULL, &rg);
+  /* The reference runs what the GPU ran (auto resolves differently on the
+   * CPU). */
+  p.backend = GB_BACKEND_CPU;
+  p.algorithm = rg.algorithm_used;
+  gb_status st_c = gb_blur_native (&p, &ic, NULL, NULL, &rc);
   TU_CHECK (st_c == GB_OK && st_g == GB_OK, "%s: cpu %s, gpu %s",
             tu_format_name (f), gb_status_message (st_c),
             gb_status_message (st_g));
@@ -68,7 +71,12 @@ run_case (const native_case *k, uint64_t *seed)
   const int edge = k->algorithm == GB_ALGO_EDGE_EXACT
                    || k->algorithm == GB_ALGO_EDGE_PARTITIONED;
   const double steps_max = edge && f->type != GB_SAMPLE_U8 ? 64.0 : 1.0;
-  TU_CHECK (steps <= steps_max && share <= (edge ? 0.2 : 0.02),
+  /* Formats that keep float precision (u32, float) differ in most samples
+   * by a last bit; the others should round alike nearly everywhere. */
+  const double share_max = f->type == GB_SAMPLE_U32
+                           || f->type == GB_SAMPLE_FLOAT ? 1.0
+                           : edge ? 0.2 : 0.02;
+  TU_CHECK (steps <= steps_max && share <= share_max,
             "%s %s %dx%d: GPU vs CPU %.3g steps, %.3f %% of samples differ",
             tu_format_name (f), gb_algorithm_name (k->algorithm), k->w, k->h,
             steps, 100 * share);

@@ -19,7 +19,7 @@ function median(list,    n, a, i, j, x) {
   return n ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : ""
 }
 BEGIN {
-  nstages = split("read decode upload kernels download encode write flush merge run outside cuda_startup gegl_init peak_rss_mb", stage, " ")
+  nstages = split("process gegl_init cuda_startup read decode upload kernels download encode write flush merge run outside peak_rss_mb", stage, " ")
 }
 /cudablur-timing:/ { sub(/.*cudablur-timing: /, ""); pending = $0; next }
 /bench-row:/ {

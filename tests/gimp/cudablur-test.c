@@ -21,15 +21,24 @@
  *   plug-in-cudablur-test-wait-file file seconds
  *     waits until the file exists (the dialog test's driver creates it
  *     after pressing keys in GIMP's window); returns 1, or 0 on time-out;
+ *   plug-in-cudablur-test-limit-resident megabytes
+ *     sets the address-space limit (RLIMIT_AS, soft) of plug-in-cudablur's
+ *     resident process, 0 for none: the memory tests limit the plug-in,
+ *     not GIMP (which crashes itself under limits the plug-in must
+ *     survive); returns how many processes it limited;
  *   cudablur-test-clock
  *     monotonic seconds, for tools/bench-gimp.sh: a temporary procedure of
  *     the helper's extension, so that reading the clock costs a round trip
  *     to GIMP, not a process start. */
+#define _GNU_SOURCE
 #include "config.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <libgimp/gimp.h>
 
@@ -38,6 +47,7 @@
 #define SNAPSHOT_PROC "plug-in-cudablur-test-snapshot"
 #define VERIFY_PROC "plug-in-cudablur-test-verify"
 #define WAIT_PROC "plug-in-cudablur-test-wait-file"
+#define LIMIT_PROC "plug-in-cudablur-test-limit-resident"
 #define EXTENSION_PROC "extension-cudablur-test"
 #define CLOCK_PROC "cudablur-test-clock"
 
@@ -49,38 +59,52 @@ const GimpPlugInInfo PLUG_IN_INFO = { NULL, NULL, query, run };
 
 MAIN ()
 
+static const GimpParamDef snap_args[] = {
+  { GIMP_PDB_INT32, "run-mode", "Run mode" },
+  { GIMP_PDB_IMAGE, "image", "Image" },
+  { GIMP_PDB_DRAWABLE, "drawable", "Drawable" },
+  { GIMP_PDB_STRING, "filename", "Snapshot file" },
+};
+
+static const GimpParamDef verify_args[] = {
+  { GIMP_PDB_INT32, "run-mode", "Run mode" },
+  { GIMP_PDB_IMAGE, "image", "Image" },
+  { GIMP_PDB_DRAWABLE, "drawable", "Drawable" },
+  { GIMP_PDB_STRING, "filename", "Snapshot file" },
+  { GIMP_PDB_INT32, "mode", "0 blurred, 1 unchanged, 2 pure red" },
+  { GIMP_PDB_FLOAT, "std-dev-x", "sigma x" },
+  { GIMP_PDB_FLOAT, "std-dev-y", "sigma y" },
+  { GIMP_PDB_INT32, "algorithm", "engine algorithm of the expected blur" },
+  { GIMP_PDB_STRING, "label", "what is checked, for the log" },
+};
+
+static const GimpParamDef wait_args[] = {
+  { GIMP_PDB_INT32, "run-mode", "Run mode" },
+  { GIMP_PDB_STRING, "filename", "File to wait for" },
+  { GIMP_PDB_INT32, "seconds", "Time-out" },
+};
+
+static const GimpParamDef wait_ret[] = {
+  { GIMP_PDB_INT32, "found", "1 when the file appeared in time" },
+};
+
+static const GimpParamDef verify_ret[] = {
+  { GIMP_PDB_INT32, "passed", "1 when the check passed" },
+  { GIMP_PDB_STRING, "message", "What was found" },
+};
+
+static const GimpParamDef limit_args[] = {
+  { GIMP_PDB_INT32, "run-mode", "Run mode" },
+  { GIMP_PDB_INT32, "megabytes", "Address-space limit, 0 for none" },
+};
+
+static const GimpParamDef limit_ret[] = {
+  { GIMP_PDB_INT32, "limited", "Processes limited" },
+};
+
 static void
 query (void)
 {
-  static const GimpParamDef snap_args[] = {
-    { GIMP_PDB_INT32, "run-mode", "Run mode" },
-    { GIMP_PDB_IMAGE, "image", "Image" },
-    { GIMP_PDB_DRAWABLE, "drawable", "Drawable" },
-    { GIMP_PDB_STRING, "filename", "Snapshot file" },
-  };
-  static const GimpParamDef verify_args[] = {
-    { GIMP_PDB_INT32, "run-mode", "Run mode" },
-    { GIMP_PDB_IMAGE, "image", "Image" },
-    { GIMP_PDB_DRAWABLE, "drawable", "Drawable" },
-    { GIMP_PDB_STRING, "filename", "Snapshot file" },
-    { GIMP_PDB_INT32, "mode", "0 blurred, 1 unchanged, 2 pure red" },
-    { GIMP_PDB_FLOAT, "std-dev-x", "sigma x" },
-    { GIMP_PDB_FLOAT, "std-dev-y", "sigma y" },
-    { GIMP_PDB_INT32, "algorithm", "engine algorithm of the expected blur" },
-    { GIMP_PDB_STRING, "label", "what is checked, for the log" },
-  };
-  static const GimpParamDef wait_args[] = {
-    { GIMP_PDB_INT32, "run-mode", "Run mode" },
-    { GIMP_PDB_STRING, "filename", "File to wait for" },
-    { GIMP_PDB_INT32, "seconds", "Time-out" },
-  };
-  static const GimpParamDef wait_ret[] = {
-    { GIMP_PDB_INT32, "found", "1 when the file appeared in time" },
-  };
-  static const GimpParamDef verify_ret[] = {
-    { GIMP_PDB_INT32, "passed", "1 when the check passed" },
-    { GIMP_PDB_STRING, "message", "What was found" },
-  };
   gimp_install_procedure (SNAPSHOT_PROC, "test helper", "test helper",
                           "gimp-cudablur", "gimp-cudablur", "2026", NULL,
                           "RGB*, GRAY*", GIMP_PLUGIN,
@@ -90,6 +114,10 @@ query (void)
                           "RGB*, GRAY*", GIMP_PLUGIN,
                           G_N_ELEMENTS (verify_args),
                           G_N_ELEMENTS (verify_ret), verify_args, verify_ret);
+  gimp_install_procedure (LIMIT_PROC, "test helper", "test helper",
+                          "gimp-cudablur", "gimp-cudablur", "2026", NULL, "",
+                          GIMP_PLUGIN, G_N_ELEMENTS (limit_args),
+                          G_N_ELEMENTS (limit_ret), limit_args, limit_ret);
   gimp_install_procedure (EXTENSION_PROC, "test helper", "test helper",
                           "gimp-cudablur", "gimp-cudablur", "2026", NULL, "",
                           GIMP_EXTENSION, 0, 0, NULL, NULL);
@@ -425,6 +453,42 @@ out:
   return ok;
 }
 
+/* Sets RLIMIT_AS of every process named "cudablur" that GIMP (our
+ * parent) started. */
+static gint
+limit_resident (gint megabytes)
+{
+  gint limited = 0;
+  GDir *proc = g_dir_open ("/proc", 0, NULL);
+  const gchar *entry;
+  while (proc && (entry = g_dir_read_name (proc)))
+    {
+      gchar *path = g_strdup_printf ("/proc/%s/stat", entry);
+      gchar *text = NULL;
+      gint ppid = -1;
+      if (g_ascii_isdigit (entry[0])
+          && g_file_get_contents (path, &text, NULL, NULL)
+          && strstr (text, "(cudablur)")
+          && sscanf (strrchr (text, ')') + 2, "%*c %d", &ppid) == 1
+          && ppid == getppid ())
+        {
+          struct rlimit rl;
+          pid_t pid = (pid_t) atoi (entry);
+          if (prlimit (pid, RLIMIT_AS, NULL, &rl) == 0)
+            {
+              rl.rlim_cur = megabytes > 0 ? (rlim_t) megabytes << 20
+                                          : rl.rlim_max;
+              limited += prlimit (pid, RLIMIT_AS, &rl, NULL) == 0;
+            }
+        }
+      g_free (text);
+      g_free (path);
+    }
+  if (proc)
+    g_dir_close (proc);
+  return limited;
+}
+
 static void
 clock_run (const gchar *name, gint nparams, const GimpParam *param,
            gint *nreturn_vals, GimpParam **return_vals)
@@ -440,7 +504,7 @@ clock_run (const gchar *name, gint nparams, const GimpParam *param,
 }
 
 static void
-serve_clock (void)
+serve (void)
 {
   static const GimpParamDef args[] = {
     { GIMP_PDB_INT32, "run-mode", "Run mode" },
@@ -452,6 +516,24 @@ serve_clock (void)
                           "gimp-cudablur", "gimp-cudablur", "2026", NULL, "",
                           GIMP_TEMPORARY, G_N_ELEMENTS (args),
                           G_N_ELEMENTS (ret), args, ret, clock_run);
+  /* The checks too, under their own names (shadowing the permanent ones):
+   * a test of hundreds of calls then pays GEGL's start-up once, not per
+   * snapshot and check. */
+  gimp_install_temp_proc (SNAPSHOT_PROC, "test helper", "test helper",
+                          "gimp-cudablur", "gimp-cudablur", "2026", NULL,
+                          "RGB*, GRAY*", GIMP_TEMPORARY,
+                          G_N_ELEMENTS (snap_args), 0, snap_args, NULL, run);
+  gimp_install_temp_proc (VERIFY_PROC, "test helper", "test helper",
+                          "gimp-cudablur", "gimp-cudablur", "2026", NULL,
+                          "RGB*, GRAY*", GIMP_TEMPORARY,
+                          G_N_ELEMENTS (verify_args),
+                          G_N_ELEMENTS (verify_ret), verify_args, verify_ret,
+                          run);
+  gimp_install_temp_proc (LIMIT_PROC, "test helper", "test helper",
+                          "gimp-cudablur", "gimp-cudablur", "2026", NULL, "",
+                          GIMP_TEMPORARY, G_N_ELEMENTS (limit_args),
+                          G_N_ELEMENTS (limit_ret), limit_args, limit_ret,
+                          run);
   gimp_extension_ack ();
   for (;;)
     gimp_extension_process (0);
@@ -468,7 +550,7 @@ run (const gchar *name, gint nparams, const GimpParam *param,
       ok[0].data.d_status = GIMP_PDB_SUCCESS;
       *return_vals = ok;
       *nreturn_vals = 1;
-      serve_clock ();
+      serve ();
       return;
     }
 
@@ -511,6 +593,12 @@ run (const gchar *name, gint nparams, const GimpParam *param,
       values[2].type = GIMP_PDB_STRING;
       values[2].data.d_string = message;
       *nreturn_vals = 3;
+    }
+  else if (!strcmp (name, LIMIT_PROC) && nparams == 2)
+    {
+      values[1].type = GIMP_PDB_INT32;
+      values[1].data.d_int32 = limit_resident (param[1].data.d_int32);
+      *nreturn_vals = 2;
     }
   else if (!strcmp (name, WAIT_PROC) && nparams == 3)
     {

@@ -16,7 +16,7 @@ dialog="(plug-in-cudablur RUN-INTERACTIVE img d 0 5.0 5.0 50.0 2 2.0 0)"
 case $case in
   ok) script="(let* ($load) (gimp-display-new img) $snapshot $dialog
                  $(verify 0 12.0 12.0 1 "dialog OK")
-                 (plug-in-cudablur-test-wait-file RUN-NONINTERACTIVE \"$CB_TMP/undone\" 60)
+                 (plug-in-cudablur-test-wait-file RUN-NONINTERACTIVE \"$CB_TMP/undone\" 300)
                  $(verify 1 0 0 0 undo) (gimp-quit 1))" ;;
   cancel) script="(let* ($load) (gimp-display-new img) $snapshot $dialog
                      $(verify 1 0 0 0 cancel) (gimp-quit 1))" ;;
@@ -29,8 +29,10 @@ gimp_pid=$!
 
 title="CUDA Gaussian Blur"
 [ "$case" = de ] && title="CUDA-Gaußscher Weichzeichner"
+# Generous limits: CI runs on two busy cores, where GIMP has taken over a
+# minute to show the dialog; every wait ends as soon as its condition holds.
 win=
-for i in $(seq 1 60); do
+for i in $(seq 1 300); do
   win=$(xdotool search --name "^$title\$" 2>/dev/null | head -n 1)
   [ -n "$win" ] && break
   sleep 1
@@ -55,7 +57,7 @@ case $case in
     sleep 3
     import -window root "$CUDABLUR_ARTEFACTS/dialog-ok-changed.png"
     xdotool key alt+o
-    for i in $(seq 1 60); do
+    for i in $(seq 1 300); do
       grep -q "dialog OK" "$CUDABLUR_TEST_LOG" && break
       sleep 1
     done
@@ -71,7 +73,7 @@ case $case in
     xdotool key Escape ;;
 esac
 
-for i in $(seq 1 60); do
+for i in $(seq 1 300); do
   kill -0 $gimp_pid 2>/dev/null || break
   sleep 1
 done

@@ -273,6 +273,87 @@
           (list 5 6))))
     (gimp-image-delete img)))
 
+; What GIMP's own filters refuse, refused the same way, before any pixel
+; is touched: a layer group, a layer whose contents are locked, a layer
+; not added to an image.
+(define (cb-refused-drawables-case)
+  (let* ((img (cb-load "coffee.ppm"))
+         (d (cb-layer img))
+         (group (car (gimp-layer-group-new img)))
+         (loose (car (gimp-layer-new img 64 64 RGB-IMAGE "loose" 100
+                                     LAYER-MODE-NORMAL))))
+    (gimp-image-insert-layer img group 0 0)
+    (for-each
+      (lambda (what drawable)
+        (let ((refused (catch #t (begin (plug-in-cudablur RUN-NONINTERACTIVE
+                                                          img drawable 1 3.0
+                                                          3.0 50.0 2 2.0 0)
+                                        #f))))
+          (cb-report refused (string-append "refuses " what)
+                     (if refused "calling error" "accepted"))))
+      (list "a layer group" "a layer not added to an image")
+      (list group loose))
+    (gimp-item-set-lock-content d TRUE)
+    (cb-bad-case "a layer with locked contents" img d
+                 '(1 3.0 3.0 50.0 2 2.0 0))
+    (gimp-item-delete loose)
+    (gimp-image-delete img)))
+
+; RUN-INTERACTIVE where no dialog can open (gimp -i without a display):
+; the last values, as RUN-WITH-LAST-VALS would, rather than a crash.
+(define (cb-interactive-without-display-case)
+  (let* ((img (cb-load "astronaut.ppm"))
+         (d (cb-layer img)))
+    (cb-case "interactive without a display"
+      (lambda ()
+        (plug-in-cudablur RUN-NONINTERACTIVE img d 1 4.0 2.0 50.0 2 2.0 0)
+        (cb-snap img d)
+        (plug-in-cudablur RUN-INTERACTIVE img d 0 0.0 0.0 50.0 2 2.0 0)
+        (set! cb-algorithm 1)
+        (cb-verify img d 0 4.0 2.0 "interactive without a display")))
+    (gimp-image-delete img)))
+
+; A 10000 x 10000 image with the resident process limited to 1.5 times the
+; image's float size: a clean error naming the memory, the drawable
+; unchanged; with three times the room the blur goes through.  (GIMP is
+; not limited: it crashes itself under such limits.)
+(define (cb-histogram d) (gimp-drawable-histogram d HISTOGRAM-VALUE 0.0 1.0))
+
+(define (cb-memory-limit-case)
+  (let* ((img (car (gimp-image-new 10000 10000 RGB)))
+         (layer (car (gimp-layer-new img 10000 10000 RGB-IMAGE "big" 100
+                                     LAYER-MODE-NORMAL)))
+         (float-mb (/ (* 10000 10000 3 4) 1048576)))
+    (cb-case "memory limit"
+      (lambda ()
+        (gimp-image-insert-layer img layer 0 0)
+        (gimp-context-set-foreground '(250 20 40))
+        (gimp-context-set-background '(10 90 240))
+        (gimp-context-set-gradient-fg-bg-rgb)
+        (gimp-drawable-edit-gradient-fill layer GRADIENT-LINEAR 0 FALSE 1 0
+                                          TRUE 0 0 10000 10000)
+        (let ((before (cb-histogram layer))
+              (n (car (plug-in-cudablur-test-limit-resident
+                        RUN-NONINTERACTIVE (truncate (* 1.5 float-mb))))))
+          (cb-report (> n 0) "the resident process is limited"
+                     (number->string n))
+          (let ((refused (catch #t (begin (plug-in-cudablur RUN-NONINTERACTIVE
+                                                            img layer 4 20.0
+                                                            20.0 50.0 2 2.0 2)
+                                          #f))))
+            (cb-report refused "refuses a blur that cannot fit"
+                       (if refused "execution error" "accepted"))
+            (cb-report (equal? before (cb-histogram layer))
+                       "unchanged after the refusal" "histogram"))
+          (plug-in-cudablur-test-limit-resident RUN-NONINTERACTIVE
+                                                (truncate (* 3 float-mb)))
+          (plug-in-cudablur RUN-NONINTERACTIVE img layer 4 20.0 20.0 50.0 2
+                            2.0 2)
+          (cb-report (< (cadr (cb-histogram layer)) (cadr before))
+                     "blurs with room enough" "standard deviation down")
+          (plug-in-cudablur-test-limit-resident RUN-NONINTERACTIVE 0))))
+    (gimp-image-delete img)))
+
 (define (cudablur-run-tests tmp data expected-device)
   (set! cb-tmp tmp)
   (set! cb-data data)
@@ -297,6 +378,9 @@
   (cb-bad-arguments-case)
   (cb-stored-data-case)
   (cb-tiny-sigma-case)
+  (cb-refused-drawables-case)
+  (cb-interactive-without-display-case)
+  (cb-memory-limit-case)
   (gimp-message (string-append "cudablur: "
                                (number->string cb-passed) " passed, "
                                (number->string cb-failed) " failed")))

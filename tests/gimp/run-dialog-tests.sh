@@ -26,7 +26,7 @@ driver=$(cd "$srcdir/tests/gimp" && pwd)/dialog-driver.sh
 fail=0
 for case in ok cancel de; do
   echo "--- case $case"
-  if ! timeout 240 xvfb-run -a -s "-screen 0 1280x1024x24" \
+  if ! timeout 900 xvfb-run -a -s "-screen 0 1280x1024x24" \
          sh "$driver" "$case" >"$tmp/$case.out" 2>&1; then
     echo "FAIL: case $case did not finish"
     fail=1

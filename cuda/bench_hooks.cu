@@ -57,17 +57,17 @@ extern "C" gb_status
 gb_cuda_bench_kernels (const gb_params *params, int w, int h, int c, int reps,
                        double *ms_median)
 {
-  gb_fir_plan plan = {};
-  gb_rec_plan *rplan = nullptr;
+  gb_cuda_fir_plan plan = {};
+  gb_cuda_rec_plan *rplan = nullptr;
   float *a = nullptr, *b = nullptr, *c3 = nullptr;
   const size_t bytes = (size_t) w * h * c * sizeof (float);
-  const int whole = gb_whole_image_algorithm (params->algorithm);
-  const int edge = gb_edge_algorithm (params->algorithm);
+  const int whole = gb_cuda_whole_image (params->algorithm);
+  const int edge = gb_cuda_edge_aware (params->algorithm);
   gb_status st = gb_cuda_probe (nullptr, 0);
   if (st == GB_OK && !whole)
-    st = gb_fir_plan_make (&plan, params);
+    st = gb_cuda_fir_plan_make (&plan, params);
   if (st == GB_OK && whole && !edge)
-    st = gb_rec_plan_make (params, &rplan);
+    st = gb_cuda_rec_plan_make (params, &rplan);
   if (st == GB_OK
       && (cudaMalloc ((void **) &a, bytes) != cudaSuccess
           || cudaMalloc ((void **) &b, bytes) != cudaSuccess
@@ -78,24 +78,24 @@ gb_cuda_bench_kernels (const gb_params *params, int w, int h, int c, int reps,
     st = time_with_events (reps, GB_ERR_CUDA_LAUNCH, ms_median, [&] () {
       float *res;
       if (edge)
-        return gb_edge_run (params, a, b, c3, w, h, c, gb_cuda_sm_count (), 0,
+        return gb_cuda_edge_run (params, a, b, c3, w, h, c, gb_cuda_sm_count (), 0,
                             &res);
       if (whole)
-        return gb_rec_plan_launch (rplan, a, b, c3, w, h, c, 0, &res);
-      if (gb_fir_fusable (&plan))
-        return gb_fir_fused (&plan, a, b, w, h, c, 0, h, 0);
+        return gb_cuda_rec_plan_launch (rplan, a, b, c3, w, h, c, 0, &res);
+      if (gb_cuda_fir_fusable (&plan))
+        return gb_cuda_fir_fused (&plan, a, b, w, h, c, 0, h, 0);
       gb_status r = GB_OK;
       if (params->sigma_x > 0)
-        r = gb_fir_h (&plan, a, b, w, h, c, 0, h, 0);
+        r = gb_cuda_fir_h (&plan, a, b, w, h, c, 0, h, 0);
       if (r == GB_OK && params->sigma_y > 0)
-        r = gb_fir_v (&plan, b, a, w, h, c, 0, h, 0);
+        r = gb_cuda_fir_v (&plan, b, a, w, h, c, 0, h, 0);
       return r;
     });
   cudaFree (a);
   cudaFree (b);
   cudaFree (c3);
-  gb_rec_plan_free (rplan);
-  gb_fir_plan_free (&plan);
+  gb_cuda_rec_plan_free (rplan);
+  gb_cuda_fir_plan_free (&plan);
   return st;
 }
 

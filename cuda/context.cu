@@ -143,7 +143,7 @@ gb_cuda_init_locked (void)
   long best_score = -1;
   cudaDeviceProp prop;
 
-  if (gb_fault_at ("probe"))
+  if (gb_cuda_fault_at ("probe"))
     {
       snprintf (last_error, sizeof last_error, "no usable CUDA device "
                 "(GB_CUDA_FAULT=probe)");
@@ -223,7 +223,7 @@ gb_cuda_init_locked (void)
 gb_status
 gb_cuda_ensure_float_locked (size_t bytes, int three)
 {
-  if (gb_fault_at ("alloc"))
+  if (gb_cuda_fault_at ("alloc"))
     return gb_cuda_fail (cudaErrorMemoryAllocation, GB_ERR_CUDA_NO_MEMORY,
                          "cudaMalloc (GB_CUDA_FAULT=alloc)");
   if (gb_ctx.d_bytes < bytes)
@@ -264,7 +264,7 @@ gb_cuda_ensure_stage_locked (size_t bytes)
 gb_status
 gb_cuda_ensure_native_locked (size_t bytes)
 {
-  if (gb_fault_at ("alloc"))
+  if (gb_cuda_fault_at ("alloc"))
     return gb_cuda_fail (cudaErrorMemoryAllocation, GB_ERR_CUDA_NO_MEMORY,
                          "cudaMalloc (GB_CUDA_FAULT=alloc)");
   if (gb_ctx.d_native_bytes < bytes)
@@ -286,7 +286,7 @@ gb_cuda_ensure_native_locked (size_t bytes)
 gb_status
 gb_cuda_copy_fault (void)
 {
-  if (gb_fault_at ("copy"))
+  if (gb_cuda_fault_at ("copy"))
     return gb_cuda_fail (cudaErrorUnknown, GB_ERR_CUDA_COPY,
                          "cudaMemcpyAsync (GB_CUDA_FAULT=copy)");
   return GB_OK;
@@ -316,7 +316,7 @@ gb_cuda_fail (cudaError_t err, gb_status kind, const char *what)
 gb_status
 gb_cuda_check_launch (const char *kernel)
 {
-  if (gb_fault_at ("launch"))
+  if (gb_cuda_fault_at ("launch"))
     return gb_cuda_fail (cudaErrorLaunchFailure, GB_ERR_CUDA_LAUNCH, kernel);
   cudaError_t e = cudaGetLastError ();
   if (e != cudaSuccess)
@@ -335,7 +335,7 @@ gb_cuda_sm_count (void)
 int
 gb_cuda_simulated (gb_status st)
 {
-  return st == GB_ERR_CUDA_NO_DEVICE && gb_fault_status () != GB_OK;
+  return st == GB_ERR_CUDA_NO_DEVICE && gb_cuda_fault_status () != GB_OK;
 }
 
 gb_status
@@ -343,7 +343,7 @@ gb_cuda_simulated_failure (void)
 {
   snprintf (last_error, sizeof last_error,
             "simulated failure, GB_CUDA_FAULT=%.100s", getenv ("GB_CUDA_FAULT"));
-  return gb_fault_status ();
+  return gb_cuda_fault_status ();
 }
 
 extern "C" int
@@ -381,7 +381,7 @@ gb_cuda_probe (char *name, size_t size)
   if (gb_cuda_simulated (st))
     {
       if (name && size)
-        snprintf (name, size, "%s", GB_FAULT_DEVICE_NAME);
+        snprintf (name, size, "%s", GB_CUDA_FAULT_DEVICE_NAME);
       return GB_OK;
     }
   return st;
@@ -406,16 +406,10 @@ gb_cuda_prepare (size_t native_bytes, size_t work_bytes, int three,
   if (gb_cuda_simulated (st))
     {
       if (why && size)
-        snprintf (why, size, "%s", GB_FAULT_DEVICE_NAME);
+        snprintf (why, size, "%s", GB_CUDA_FAULT_DEVICE_NAME);
       return GB_OK;
     }
   return st;
-}
-
-extern "C" int
-gb_cuda_supports (gb_algorithm algorithm)
-{
-  return algorithm == GB_ALGO_FIR || gb_whole_image_algorithm (algorithm);
 }
 
 extern "C" void

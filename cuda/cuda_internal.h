@@ -4,7 +4,7 @@
 
 #include <cuda_runtime.h>
 
-#include "gb_cuda.h"
+#include "../engine/backend.h"
 #include "../engine/convert_pixel.h"
 
 /* ---- the context kept between calls (context.cu) ---------------------- */
@@ -68,19 +68,20 @@ gb_status gb_cuda_fail (cudaError_t err, gb_status kind, const char *what);
 /* GB_CUDA_FAULT=copy makes the next copy fail. */
 gb_status gb_cuda_copy_fault (void);
 
-/* Algorithms that need the whole image on the device at once, and the
- * edge-aware ones among them. */
+/* Algorithms that need the whole image on the device at once (all but
+ * the FIR, which filters bands as they arrive), and the edge-aware ones
+ * among them (those with a range sigma). */
 inline int
-gb_edge_algorithm (gb_algorithm a)
+gb_cuda_whole_image (gb_algorithm a)
 {
-  return a == GB_ALGO_EDGE_EXACT || a == GB_ALGO_EDGE_PARTITIONED;
+  return a != GB_ALGO_FIR;
 }
 
 inline int
-gb_whole_image_algorithm (gb_algorithm a)
+gb_cuda_edge_aware (gb_algorithm a)
 {
-  return a == GB_ALGO_YVRG || a == GB_ALGO_YVRG_TWO_WAY
-         || a == GB_ALGO_DERICHE || gb_edge_algorithm (a);
+  const gb_algorithm_info *info = gb_algorithm_get (a);
+  return info && (info->uses & GB_USES_RANGE_SIGMA);
 }
 
 /* Multiprocessors of the device in use (after a successful probe). */
@@ -121,20 +122,20 @@ typedef struct
   float norm_x, norm_y;         /* 1 / sum of unnormalised taps */
   float inv2s2_x, inv2s2_y;     /* 1 / (2 sigma^2) */
   int incremental;
-} gb_fir_plan;
+} gb_cuda_fir_plan;
 
-gb_status gb_fir_plan_make (gb_fir_plan *plan, const gb_params *params);
-void gb_fir_plan_free (gb_fir_plan *plan);
+gb_status gb_cuda_fir_plan_make (gb_cuda_fir_plan *plan, const gb_params *params);
+void gb_cuda_fir_plan_free (gb_cuda_fir_plan *plan);
 
-gb_status gb_fir_h (const gb_fir_plan *plan, const float *d_src, float *d_dst,
+gb_status gb_cuda_fir_h (const gb_cuda_fir_plan *plan, const float *d_src, float *d_dst,
                     int w, int h, int c, int row0, int row1, cudaStream_t s);
-gb_status gb_fir_v (const gb_fir_plan *plan, const float *d_src, float *d_dst,
+gb_status gb_cuda_fir_v (const gb_cuda_fir_plan *plan, const float *d_src, float *d_dst,
                     int w, int h, int c, int row0, int row1, cudaStream_t s);
 /* Both passes in one kernel for small radii: reads src rows anywhere,
- * writes dst rows [row0, row1).  Only when gb_fir_fusable. */
-#define GB_FUSED_RMAX 8
-int gb_fir_fusable (const gb_fir_plan *plan);
-gb_status gb_fir_fused (const gb_fir_plan *plan, const float *d_src,
+ * writes dst rows [row0, row1).  Only when gb_cuda_fir_fusable. */
+#define GB_CUDA_FUSED_RMAX 8
+int gb_cuda_fir_fusable (const gb_cuda_fir_plan *plan);
+gb_status gb_cuda_fir_fused (const gb_cuda_fir_plan *plan, const float *d_src,
                         float *d_dst, int w, int h, int c, int row0, int row1,
                         cudaStream_t s);
 
@@ -142,33 +143,33 @@ gb_status gb_fir_fused (const gb_fir_plan *plan, const float *d_src,
  * Young-van Vliet, two-way or Deriche on device buffers: the image in a
  * (contiguous rows), b and c of the same size as scratch; *result is the
  * buffer (a or b) that holds the blurred image.  Synchronises stream s. */
-gb_status gb_recursive_run (const gb_params *params, float *a, float *b,
+gb_status gb_cuda_recursive_run (const gb_params *params, float *a, float *b,
                             float *c, int w, int h, int channels,
                             cudaStream_t s, float **result);
 
 /* The same in two steps, for timing kernels alone: the plan holds the
  * coefficients (host only); launching does not synchronise. */
-struct gb_rec_plan;
-gb_status gb_rec_plan_make (const gb_params *params, gb_rec_plan **plan);
-gb_status gb_rec_plan_launch (const gb_rec_plan *plan, float *a, float *b,
+struct gb_cuda_rec_plan;
+gb_status gb_cuda_rec_plan_make (const gb_params *params, gb_cuda_rec_plan **plan);
+gb_status gb_cuda_rec_plan_launch (const gb_cuda_rec_plan *plan, float *a, float *b,
                               float *c, int w, int h, int channels,
                               cudaStream_t s, float **result);
-void gb_rec_plan_free (gb_rec_plan *plan);
+void gb_cuda_rec_plan_free (gb_cuda_rec_plan *plan);
 
 /* out (h x w) = in (w x h) transposed, pixels of `channels` floats. */
-gb_status gb_transpose (const float *in, float *out, int w, int h,
+gb_status gb_cuda_transpose (const float *in, float *out, int w, int h,
                         int channels, cudaStream_t s);
 
 /* ---- edge-aware (edge.cu) ----------------------------------------------
  * Algorithms A and C on device buffers a (the image), b and c (scratch of
  * the same size); *result is a or b.  Synchronises s. */
-gb_status gb_edge_run (const gb_params *params, float *a, float *b, float *c,
+gb_status gb_cuda_edge_run (const gb_params *params, float *a, float *b, float *c,
                        int w, int h, int channels, int sm_count,
                        cudaStream_t s, float **result);
 
 /* Algorithm C's blocks per line on the GPU: blocks_per_stripe, or about
  * 1024 threads per multiprocessor, blocks no shorter than 64 pixels. */
-int gb_edge_gpu_blocks (const gb_params *params, int lines, int L,
+int gb_cuda_edge_blocks (const gb_params *params, int lines, int L,
                         int sm_count);
 
 #endif

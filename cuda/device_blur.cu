@@ -9,32 +9,32 @@ gb_status
 fir (const gb_params *p, float *a, float *b, int w, int h, int ch,
      cudaStream_t s, float **result)
 {
-  gb_fir_plan plan;
-  gb_status st = gb_fir_plan_make (&plan, p);
+  gb_cuda_fir_plan plan;
+  gb_status st = gb_cuda_fir_plan_make (&plan, p);
   if (st != GB_OK)
     return st;
   float *cur = a;
-  if (gb_fir_fusable (&plan))
+  if (gb_cuda_fir_fusable (&plan))
     {
-      st = gb_fir_fused (&plan, a, b, w, h, ch, 0, h, s);
+      st = gb_cuda_fir_fused (&plan, a, b, w, h, ch, 0, h, s);
       cur = b;
     }
   else
     {
       if (p->sigma_x > 0.0)
         {
-          st = gb_fir_h (&plan, a, b, w, h, ch, 0, h, s);
+          st = gb_cuda_fir_h (&plan, a, b, w, h, ch, 0, h, s);
           cur = b;
         }
       if (st == GB_OK && p->sigma_y > 0.0)
         {
           float *out = cur == a ? b : a;
-          st = gb_fir_v (&plan, cur, out, w, h, ch, 0, h, s);
+          st = gb_cuda_fir_v (&plan, cur, out, w, h, ch, 0, h, s);
           cur = out;
         }
     }
   /* cudaFree waits for the kernels that read the taps. */
-  gb_fir_plan_free (&plan);
+  gb_cuda_fir_plan_free (&plan);
   *result = cur;
   return st;
 }
@@ -48,11 +48,11 @@ one_algorithm (const gb_params *p, float *a, float *b, float *c, int w,
     return GB_OK;
   if (p->algorithm == GB_ALGO_FIR)
     return fir (p, a, b, w, h, ch, s, result);
-  if (gb_edge_algorithm (p->algorithm))
-    return gb_edge_run (p, a, b, c, w, h, ch, gb_cuda_sm_count (), s, result);
-  if (gb_whole_image_algorithm (p->algorithm))
-    return gb_recursive_run (p, a, b, c, w, h, ch, s, result);
-  return GB_ERR_NOT_AVAILABLE;
+  if (gb_cuda_edge_aware (p->algorithm))
+    return gb_cuda_edge_run (p, a, b, c, w, h, ch, gb_cuda_sm_count (), s, result);
+  if (gb_cuda_whole_image (p->algorithm))
+    return gb_cuda_recursive_run (p, a, b, c, w, h, ch, s, result);
+  return GB_ERR_ALGORITHM;
 }
 
 } // namespace

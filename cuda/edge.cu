@@ -12,8 +12,7 @@
 
 #include "cuda_internal.h"
 #include "../engine/pixel_math.h"
-#include "../engine/recursive.h"
-#include "../engine/cpu_backend.h"
+#include "../engine/coefficients.h"
 
 namespace {
 
@@ -361,11 +360,11 @@ run_c (const gb_params *p, float *a, float *b, float *dty, float *dtxT,
         {
           double si = gb_dt_iteration_sigma (p->sigma_x, it, p->iterations);
           /* rows: transpose into other, filter into cur, transpose back */
-          if ((st = gb_transpose (cur, other, w, h, C, s)) != GB_OK
+          if ((st = gb_cuda_transpose (cur, other, w, h, C, s)) != GB_OK
               || (st = launch_cols<C> (other, cur, dtxT, h, w, blocks_x,
                                        (float) (p->kappa * si),
                                        to_kernel (si, hold), s)) != GB_OK
-              || (st = gb_transpose (cur, other, h, w, C, s)) != GB_OK)
+              || (st = gb_cuda_transpose (cur, other, h, w, C, s)) != GB_OK)
             return st;
           float *t = cur; cur = other; other = t;
         }
@@ -386,7 +385,7 @@ run_c (const gb_params *p, float *a, float *b, float *dty, float *dtxT,
 } // namespace
 
 int
-gb_edge_gpu_blocks (const gb_params *p, int lines, int L, int sm_count)
+gb_cuda_edge_blocks (const gb_params *p, int lines, int L, int sm_count)
 {
   /* About 1024 threads per multiprocessor, blocks no shorter than 64
    * pixels: every block after the first re-filters a warm-up of kappa
@@ -399,7 +398,7 @@ gb_edge_gpu_blocks (const gb_params *p, int lines, int L, int sm_count)
 }
 
 gb_status
-gb_edge_run (const gb_params *p, float *a, float *b, float *c, int w, int h,
+gb_cuda_edge_run (const gb_params *p, float *a, float *b, float *c, int w, int h,
              int channels, int sm_count, cudaStream_t s, float **result)
 {
   /* c holds both spacing planes when the image has two channels or more;
@@ -414,8 +413,8 @@ gb_edge_run (const gb_params *p, float *a, float *b, float *c, int w, int h,
                    GB_ERR_CUDA_NO_MEMORY);
       dtxT = extra;
     }
-  int bx = gb_edge_gpu_blocks (p, h, w, sm_count);
-  int by = gb_edge_gpu_blocks (p, w, h, sm_count);
+  int bx = gb_cuda_edge_blocks (p, h, w, sm_count);
+  int by = gb_cuda_edge_blocks (p, w, h, sm_count);
   gb_status st;
   switch (channels)
     {

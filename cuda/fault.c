@@ -4,20 +4,20 @@
 #include "fault.h"
 
 int
-gb_fault_at (const char *point)
+gb_cuda_fault_at (const char *point)
 {
   const char *f = getenv ("GB_CUDA_FAULT");
   return f && strcmp (f, point) == 0;
 }
 
 gb_status
-gb_fault_status (void)
+gb_cuda_fault_status (void)
 {
-  if (gb_fault_at ("alloc"))
+  if (gb_cuda_fault_at ("alloc"))
     return GB_ERR_CUDA_NO_MEMORY;
-  if (gb_fault_at ("launch"))
+  if (gb_cuda_fault_at ("launch"))
     return GB_ERR_CUDA_LAUNCH;
-  if (gb_fault_at ("copy"))
+  if (gb_cuda_fault_at ("copy"))
     return GB_ERR_CUDA_COPY;
   return GB_OK;
 }

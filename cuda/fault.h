@@ -13,13 +13,13 @@ extern "C" {
 #endif
 
 /* Whether GB_CUDA_FAULT names this point ("probe", "alloc", ...). */
-int gb_fault_at (const char *point);
+int gb_cuda_fault_at (const char *point);
 
 /* The status an injected alloc/launch/copy fault stands for, or GB_OK
  * when none of them is injected. */
-gb_status gb_fault_status (void);
+gb_status gb_cuda_fault_status (void);
 
-#define GB_FAULT_DEVICE_NAME "simulated device (GB_CUDA_FAULT)"
+#define GB_CUDA_FAULT_DEVICE_NAME "simulated device (GB_CUDA_FAULT)"
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,7 @@
  * then the slot of tap t, no longer needed, takes the next input.  Each
  * input is thus read once per thread, and no register is ever shifted.
  * Tap counts are rounded up to whole ring blocks with zero weights.
- *   fused (radius <= GB_FUSED_RMAX on both axes): one kernel per 32x32
+ *   fused (radius <= GB_CUDA_FUSED_RMAX on both axes): one kernel per 32x32
  *     tile loads the tile and its halos once into shared memory, filters
  *     the rows into a second shared buffer and the columns out to global
  *     memory, so the image crosses device memory once each way.
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 
 #include "cuda_internal.h"
-#include "../engine/cpu_backend.h"
+#include "../engine/coefficients.h"
 
 namespace {
 
@@ -355,7 +355,7 @@ fir_v_kernel (const float *__restrict__ in, float *__restrict__ out, int w,
 
 template <int C, bool INCR>
 gb_status
-launch_fused (const gb_fir_plan *pl, const float *src, float *dst, int w,
+launch_fused (const gb_cuda_fir_plan *pl, const float *src, float *dst, int w,
               int h, int row0, int row1, cudaStream_t s)
 {
   size_t smem = sizeof (float) * fused_geom (pl->radius_x, pl->radius_y).floats (C);
@@ -374,7 +374,7 @@ launch_fused (const gb_fir_plan *pl, const float *src, float *dst, int w,
 
 template <int C, bool INCR>
 gb_status
-launch_h (const gb_fir_plan *pl, const float *src, float *dst, int w, int h,
+launch_h (const gb_cuda_fir_plan *pl, const float *src, float *dst, int w, int h,
           int row0, int row1, cudaStream_t s)
 {
   size_t smem = sizeof (float) * C * H_ROWS * H_PITCH;
@@ -391,7 +391,7 @@ launch_h (const gb_fir_plan *pl, const float *src, float *dst, int w, int h,
 
 template <int C, bool INCR>
 gb_status
-launch_v (const gb_fir_plan *pl, const float *src, float *dst, int w, int h,
+launch_v (const gb_cuda_fir_plan *pl, const float *src, float *dst, int w, int h,
           int row0, int row1, cudaStream_t s)
 {
   dim3 block (V_BX, V_BY);
@@ -403,7 +403,7 @@ launch_v (const gb_fir_plan *pl, const float *src, float *dst, int w, int h,
   return gb_cuda_check_launch ("fir_v_kernel");
 }
 
-typedef gb_status (*launcher) (const gb_fir_plan *, const float *, float *,
+typedef gb_status (*launcher) (const gb_cuda_fir_plan *, const float *, float *,
                                int, int, int, int, cudaStream_t);
 
 enum pass { PASS_H, PASS_V, PASS_FUSED };
@@ -452,10 +452,7 @@ upload_taps (double sigma, gb_taps_mode mode, int *radius, float **d_taps,
   for (int k = -r; k <= r; k++)
     full[k + r] = half[k < 0 ? -k : k];
   /* The in-kernel generator needs the normalisation of the direct taps. */
-  double sum = 0.0;
-  for (int k = -r; k <= r; k++)
-    sum += exp (-(double) k * k / (2.0 * sigma * sigma));
-  *norm = (float) (1.0 / sum);
+  *norm = (float) (1.0 / gb_fir_sum (sigma, r));
   *inv2s2 = (float) (1.0 / (2.0 * sigma * sigma));
   *radius = r;
   free (half);
@@ -474,10 +471,10 @@ upload_taps (double sigma, gb_taps_mode mode, int *radius, float **d_taps,
 } // namespace
 
 gb_status
-gb_fir_plan_make (gb_fir_plan *pl, const gb_params *p)
+gb_cuda_fir_plan_make (gb_cuda_fir_plan *pl, const gb_params *p)
 {
   gb_status st = GB_OK;
-  *pl = gb_fir_plan {};
+  *pl = gb_cuda_fir_plan {};
   pl->incremental = p->taps == GB_TAPS_INCREMENTAL;
   if (p->sigma_x > 0.0)
     st = upload_taps (p->sigma_x, p->taps, &pl->radius_x, &pl->d_taps_x,
@@ -486,12 +483,12 @@ gb_fir_plan_make (gb_fir_plan *pl, const gb_params *p)
     st = upload_taps (p->sigma_y, p->taps, &pl->radius_y, &pl->d_taps_y,
                       &pl->norm_y, &pl->inv2s2_y);
   if (st != GB_OK)
-    gb_fir_plan_free (pl);
+    gb_cuda_fir_plan_free (pl);
   return st;
 }
 
 void
-gb_fir_plan_free (gb_fir_plan *pl)
+gb_cuda_fir_plan_free (gb_cuda_fir_plan *pl)
 {
   cudaFree (pl->d_taps_x);
   cudaFree (pl->d_taps_y);
@@ -499,7 +496,7 @@ gb_fir_plan_free (gb_fir_plan *pl)
 }
 
 gb_status
-gb_fir_h (const gb_fir_plan *pl, const float *src, float *dst, int w, int h,
+gb_cuda_fir_h (const gb_cuda_fir_plan *pl, const float *src, float *dst, int w, int h,
           int c, int row0, int row1, cudaStream_t s)
 {
   if (row1 <= row0)
@@ -508,7 +505,7 @@ gb_fir_h (const gb_fir_plan *pl, const float *src, float *dst, int w, int h,
 }
 
 gb_status
-gb_fir_v (const gb_fir_plan *pl, const float *src, float *dst, int w, int h,
+gb_cuda_fir_v (const gb_cuda_fir_plan *pl, const float *src, float *dst, int w, int h,
           int c, int row0, int row1, cudaStream_t s)
 {
   if (row1 <= row0)
@@ -517,14 +514,14 @@ gb_fir_v (const gb_fir_plan *pl, const float *src, float *dst, int w, int h,
 }
 
 int
-gb_fir_fusable (const gb_fir_plan *pl)
+gb_cuda_fir_fusable (const gb_cuda_fir_plan *pl)
 {
   return pl->radius_x > 0 && pl->radius_y > 0
-         && pl->radius_x <= GB_FUSED_RMAX && pl->radius_y <= GB_FUSED_RMAX;
+         && pl->radius_x <= GB_CUDA_FUSED_RMAX && pl->radius_y <= GB_CUDA_FUSED_RMAX;
 }
 
 gb_status
-gb_fir_fused (const gb_fir_plan *pl, const float *src, float *dst, int w,
+gb_cuda_fir_fused (const gb_cuda_fir_plan *pl, const float *src, float *dst, int w,
               int h, int c, int row0, int row1, cudaStream_t s)
 {
   if (row1 <= row0)

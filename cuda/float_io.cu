@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "cuda_internal.h"
-#include "../engine/cpu_pool.h"
+#include "../engine/pool.h"
 
 namespace {
 
@@ -74,7 +74,7 @@ struct job
   gb_progress_fn progress;
   void *user;
   gb_report *report;
-  gb_fir_plan plan;
+  gb_cuda_fir_plan plan;
   int w, h, c;
   size_t row_floats;
   int band_rows;
@@ -140,7 +140,7 @@ gb_status
 upload_and_h (job *j, int n_bands, float **result)
 {
   /* The fused kernel does both passes after the upload. */
-  const int do_x = j->p->sigma_x > 0.0 && !gb_fir_fusable (&j->plan);
+  const int do_x = j->p->sigma_x > 0.0 && !gb_cuda_fir_fusable (&j->plan);
   for (int i = 0; i < n_bands; i++)
     {
       int r0, r1;
@@ -150,7 +150,7 @@ upload_and_h (job *j, int n_bands, float **result)
         return st;
       if (do_x)
         {
-          st = gb_fir_h (&j->plan, gb_ctx.d_a, gb_ctx.d_b, j->w, j->h, j->c, r0, r1, s);
+          st = gb_cuda_fir_h (&j->plan, gb_ctx.d_a, gb_ctx.d_b, j->w, j->h, j->c, r0, r1, s);
           if (st != GB_OK)
             return st;
         }
@@ -168,7 +168,7 @@ gb_status
 v_and_download (job *j, int n_bands, float *input)
 {
   const size_t row_bytes = j->row_floats * sizeof (float);
-  const int fused = gb_fir_fusable (&j->plan);
+  const int fused = gb_cuda_fir_fusable (&j->plan);
   float *out = input == gb_ctx.d_a ? gb_ctx.d_b : gb_ctx.d_a;
   if (!(j->p->sigma_y > 0.0))
     out = input;
@@ -180,8 +180,8 @@ v_and_download (job *j, int n_bands, float *input)
       if (fused || j->p->sigma_y > 0.0)
         {
           gb_status st = fused
-            ? gb_fir_fused (&j->plan, input, out, j->w, j->h, j->c, r0, r1, s)
-            : gb_fir_v (&j->plan, input, out, j->w, j->h, j->c, r0, r1, s);
+            ? gb_cuda_fir_fused (&j->plan, input, out, j->w, j->h, j->c, r0, r1, s)
+            : gb_cuda_fir_v (&j->plan, input, out, j->w, j->h, j->c, r0, r1, s);
           if (st != GB_OK)
             return st;
         }
@@ -208,7 +208,7 @@ run_fir_locked (job *j)
     st = gb_cuda_ensure_stage_locked (bytes);
   if (st != GB_OK)
     return st;
-  st = gb_fir_plan_make (&j->plan, j->p);
+  st = gb_cuda_fir_plan_make (&j->plan, j->p);
   if (st != GB_OK)
     return st;
 
@@ -225,7 +225,7 @@ run_fir_locked (job *j)
   if (st != GB_OK)
     {
       sync_all ();
-      gb_fir_plan_free (&j->plan);
+      gb_cuda_fir_plan_free (&j->plan);
       return st;
     }
   /* Only now, with the whole result on the host, is dst written: a failure
@@ -233,7 +233,7 @@ run_fir_locked (job *j)
   copy_rows (j->dst->data, j->dst->stride, gb_ctx.h_stage, j->row_floats,
              row_bytes, j->h);
   double t3 = now ();
-  gb_fir_plan_free (&j->plan);
+  gb_cuda_fir_plan_free (&j->plan);
   if (j->report)
     {
       j->report->seconds_upload = t1 - t0;
@@ -330,11 +330,9 @@ gb_cuda_run (const gb_params *params, gb_algorithm ax, gb_algorithm ay,
       cudaSetDevice (gb_ctx.device);
       if (ax == GB_ALGO_FIR && ay == GB_ALGO_FIR)
         st = run_fir_locked (&j);
-      else if (gb_cuda_supports (ax) && gb_cuda_supports (ay))
-        st = run_whole_image_locked (&j);
       else
-        st = GB_ERR_NOT_AVAILABLE;
-      if (st != GB_OK && st != GB_ERR_CANCELLED && st != GB_ERR_NOT_AVAILABLE)
+        st = run_whole_image_locked (&j);
+      if (st != GB_OK && st != GB_ERR_CANCELLED)
         gb_cuda_reset_locked ();  /* start afresh next time */
     }
   if (report && st != GB_OK && gb_cuda_last_error ()[0])

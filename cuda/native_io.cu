@@ -153,8 +153,8 @@ run_locked (run *j)
   const int w = io->width, h = io->height, c = f->channels;
   const size_t bpp = gb_pixel_format_bytes (f);
   const size_t row = bpp * (size_t) w, orow = bpp * (size_t) io->out_width;
-  const int three = gb_whole_image_algorithm (j->ax)
-                    || gb_whole_image_algorithm (j->ay);
+  const int three = gb_cuda_whole_image (j->ax)
+                    || gb_cuda_whole_image (j->ay);
 
   double t = now ();
   gb_status st = gb_cuda_ensure_float_locked ((size_t) w * h * c

@@ -14,8 +14,7 @@
 #include <new>
 
 #include "cuda_internal.h"
-#include "../engine/recursive.h"
-#include "../engine/cpu_backend.h"
+#include "../engine/coefficients.h"
 
 namespace {
 
@@ -410,10 +409,7 @@ make_axis (const gb_params *p, double sigma, axis_plan *a)
   if (p->algorithm == GB_ALGO_YVRG_TWO_WAY)
     {
       a->fir_r = gb_fir_radius (sigma);
-      double sum = 1.0;
-      for (int t = 1; t <= a->fir_r; t++)
-        sum += 2.0 * exp (-(double) t * t / (2.0 * sigma * sigma));
-      a->fir_norm = 1.0 / sum;
+      a->fir_norm = 1.0 / gb_fir_sum (sigma, a->fir_r);
       a->fir_q1 = exp (-1.0 / (2.0 * sigma * sigma));
     }
   return GB_OK;
@@ -487,7 +483,7 @@ run_c (const axis_plan *ax, const axis_plan *ay, int do_x, int do_y,
 } // namespace
 
 gb_status
-gb_transpose (const float *in, float *out, int w, int h, int channels,
+gb_cuda_transpose (const float *in, float *out, int w, int h, int channels,
               cudaStream_t s)
 {
   switch (channels)
@@ -499,16 +495,16 @@ gb_transpose (const float *in, float *out, int w, int h, int channels,
     }
 }
 
-struct gb_rec_plan
+struct gb_cuda_rec_plan
 {
   axis_plan ax, ay;
   int do_x, do_y;
 };
 
 gb_status
-gb_rec_plan_make (const gb_params *p, gb_rec_plan **out)
+gb_cuda_rec_plan_make (const gb_params *p, gb_cuda_rec_plan **out)
 {
-  gb_rec_plan *pl = new (std::nothrow) gb_rec_plan {};
+  gb_cuda_rec_plan *pl = new (std::nothrow) gb_cuda_rec_plan {};
   gb_status st = GB_OK;
   *out = nullptr;
   if (!pl)
@@ -529,13 +525,13 @@ gb_rec_plan_make (const gb_params *p, gb_rec_plan **out)
 }
 
 void
-gb_rec_plan_free (gb_rec_plan *pl)
+gb_cuda_rec_plan_free (gb_cuda_rec_plan *pl)
 {
   delete pl;
 }
 
 gb_status
-gb_rec_plan_launch (const gb_rec_plan *pl, float *a, float *b, float *c,
+gb_cuda_rec_plan_launch (const gb_cuda_rec_plan *pl, float *a, float *b, float *c,
                     int w, int h, int channels, cudaStream_t s, float **result)
 {
   *result = a;
@@ -549,17 +545,17 @@ gb_rec_plan_launch (const gb_rec_plan *pl, float *a, float *b, float *c,
 }
 
 gb_status
-gb_recursive_run (const gb_params *p, float *a, float *b, float *c, int w,
+gb_cuda_recursive_run (const gb_params *p, float *a, float *b, float *c, int w,
                   int h, int channels, cudaStream_t s, float **result)
 {
-  gb_rec_plan *pl;
-  gb_status st = gb_rec_plan_make (p, &pl);
+  gb_cuda_rec_plan *pl;
+  gb_status st = gb_cuda_rec_plan_make (p, &pl);
   if (st != GB_OK)
     return st;
-  st = gb_rec_plan_launch (pl, a, b, c, w, h, channels, s, result);
+  st = gb_cuda_rec_plan_launch (pl, a, b, c, w, h, channels, s, result);
   cudaError_t e = cudaStreamSynchronize (s);
   if (st == GB_OK && e != cudaSuccess)
     st = gb_cuda_fail (e, GB_ERR_CUDA_LAUNCH, "recursive filter");
-  gb_rec_plan_free (pl);
+  gb_cuda_rec_plan_free (pl);
   return st;
 }

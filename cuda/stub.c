@@ -5,13 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gb_cuda.h"
+#include "../engine/backend.h"
 #include "fault.h"
 
 static int
 simulated (void)
 {
-  return gb_fault_at ("probe") || gb_fault_status () != GB_OK;
+  return gb_cuda_fault_at ("probe") || gb_cuda_fault_status () != GB_OK;
 }
 
 int
@@ -25,7 +25,7 @@ gb_cuda_probe (char *name, size_t size)
 {
   gb_status st = GB_ERR_CUDA_NOT_BUILT;
   const char *what = gb_status_message (st);
-  if (gb_fault_at ("probe"))
+  if (gb_cuda_fault_at ("probe"))
     {
       st = GB_ERR_CUDA_NO_DEVICE;
       what = "no usable CUDA device (GB_CUDA_FAULT=probe)";
@@ -33,7 +33,7 @@ gb_cuda_probe (char *name, size_t size)
   else if (simulated ())
     {
       st = GB_OK;
-      what = GB_FAULT_DEVICE_NAME;
+      what = GB_CUDA_FAULT_DEVICE_NAME;
     }
   if (name && size)
     snprintf (name, size, "%s", what);
@@ -47,7 +47,7 @@ gb_cuda_run (const gb_params *params, gb_algorithm ax, gb_algorithm ay,
 {
   (void) params; (void) ax; (void) ay; (void) src; (void) dst;
   (void) progress; (void) user;
-  gb_status injected = gb_fault_status ();
+  gb_status injected = gb_cuda_fault_status ();
   if (injected != GB_OK && report)
     snprintf (report->reason, sizeof report->reason,
               "simulated failure, GB_CUDA_FAULT=%.100s",
@@ -89,14 +89,6 @@ int
 gb_cuda_context_alive (void)
 {
   return 0;
-}
-
-int
-gb_cuda_supports (gb_algorithm algorithm)
-{
-  /* What the CUDA backend implements: all but auto, which is resolved
-   * before a backend sees it. */
-  return algorithm > GB_ALGO_AUTO && algorithm < GB_ALGO_COUNT;
 }
 
 void

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "gblur.h"
-#include "recursive.h"
+#include "coefficients.h"
+#include "algorithms.h"
 
 int
 gb_fir_radius (double sigma)
@@ -27,6 +28,21 @@ normalise_symmetric (double *taps, int radius)
     taps[k] /= sum;
 }
 
+static double
+gauss_tap (double sigma, int k)
+{
+  return exp (-(double) k * k / (2.0 * sigma * sigma));
+}
+
+double
+gb_fir_sum (double sigma, int radius)
+{
+  double sum = 1.0;
+  for (int k = 1; k <= radius; k++)
+    sum += 2.0 * gauss_tap (sigma, k);
+  return sum;
+}
+
 int
 gb_fir_taps_direct (double sigma, double *taps, int radius)
 {
@@ -37,7 +53,7 @@ gb_fir_taps_direct (double sigma, double *taps, int radius)
       return 0;
     }
   for (int k = 0; k <= radius; k++)
-    taps[k] = exp (-(double) k * k / (2.0 * sigma * sigma));
+    taps[k] = gauss_tap (sigma, k);
   normalise_symmetric (taps, radius);
   return radius;
 }
@@ -68,6 +84,29 @@ gb_fir_taps_incremental (double sigma, double *taps, int radius)
     }
   normalise_symmetric (taps, radius);
   return radius;
+}
+
+float *
+gb_fir_taps_float (double sigma, gb_taps_mode mode, int *radius)
+{
+  int r = gb_fir_radius (sigma);
+  double *d = malloc ((size_t) (r + 1) * sizeof *d);
+  float *f = malloc ((size_t) (r + 1) * sizeof *f);
+  if (!d || !f)
+    {
+      free (d);
+      free (f);
+      return NULL;
+    }
+  if (mode == GB_TAPS_INCREMENTAL)
+    gb_fir_taps_incremental (sigma, d, r);
+  else
+    gb_fir_taps_direct (sigma, d, r);
+  for (int k = 0; k <= r; k++)
+    f[k] = (float) d[k];
+  free (d);
+  *radius = r;
+  return f;
 }
 
 /* ------------------------------------------------------ Young-van Vliet */
@@ -260,4 +299,16 @@ double
 gb_dt_iteration_sigma (double sigma, int i, int n)
 {
   return sigma * sqrt (3.0) * pow (2.0, n - i) / sqrt (pow (4.0, n) - 1.0);
+}
+
+/* ------------------------------------------------------ edge blocks */
+
+int
+gb_edge_blocks (const gb_params *params, int auto_blocks)
+{
+  if (params->algorithm != GB_ALGO_EDGE_PARTITIONED)
+    return 1;
+  if (params->blocks_per_stripe > 0)
+    return params->blocks_per_stripe;
+  return auto_blocks;
 }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "convert.h"
-#include "cpu_pool.h"
+#include "pool.h"
 
 static struct
 {

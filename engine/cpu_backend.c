@@ -1,4 +1,6 @@
-/* The CPU backend's entry: routes a resolved algorithm to its filter. */
+/* The CPU backend's entry: a resolved algorithm to its filter, through the
+ * registry. */
+#include "algorithms.h"
 #include "cpu_backend.h"
 
 gb_status
@@ -12,18 +14,6 @@ gb_cpu_run (const gb_params *params, const gb_image *src, const gb_image *dst,
       gb_image_copy (src, dst);
       return GB_OK;
     }
-  switch (params->algorithm)
-    {
-    case GB_ALGO_FIR:
-      return gb_cpu_fir (params, src, dst, progress);
-    case GB_ALGO_YVRG:
-    case GB_ALGO_YVRG_TWO_WAY:
-    case GB_ALGO_DERICHE:
-      return gb_cpu_recursive (params, src, dst, progress);
-    case GB_ALGO_EDGE_EXACT:
-    case GB_ALGO_EDGE_PARTITIONED:
-      return gb_cpu_edge (params, src, dst, progress);
-    default:
-      return GB_ERR_NOT_AVAILABLE;
-    }
+  gb_cpu_filter filter = gb_algorithm_cpu (params->algorithm);
+  return filter ? filter (params, src, dst, progress) : GB_ERR_ALGORITHM;
 }

@@ -3,7 +3,7 @@
 #define GB_CPU_BACKEND_H
 
 #include "gblur.h"
-#include "cpu_pool.h"
+#include "pool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,14 +43,6 @@ gb_status gb_cpu_edge (const gb_params *params, const gb_image *src,
  * scale; ratio2 = gb_edge_ratio2 (sigma_s, sigma_r). */
 gb_status gb_edge_spacings (const gb_image *src, double ratio2_x,
                             double ratio2_y, float *dtx, float *dty);
-
-/* Blocks per line: 1 for Algorithm A; for Algorithm C blocks_per_stripe,
- * or auto_blocks (the backend's own choice) when that is 0. */
-int gb_edge_blocks (const gb_params *params, int auto_blocks);
-
-/* Normalised float taps t[0..radius] for sigma in the requested mode;
- * returns NULL on allocation failure.  *radius receives the radius. */
-float *gb_fir_taps_float (double sigma, gb_taps_mode mode, int *radius);
 
 /* Copies the pixels of src into dst (same size and channels). */
 void gb_image_copy (const gb_image *src, const gb_image *dst);

@@ -15,7 +15,7 @@
 
 #include "cpu_backend.h"
 #include "pixel_math.h"
-#include "recursive.h"
+#include "coefficients.h"
 
 typedef struct
 {
@@ -205,16 +205,6 @@ gb_edge_spacings (const gb_image *src, double ratio2_x, double ratio2_y,
     }
   free (rows);
   return GB_OK;
-}
-
-int
-gb_edge_blocks (const gb_params *params, int auto_blocks)
-{
-  if (params->algorithm != GB_ALGO_EDGE_PARTITIONED)
-    return 1;
-  if (params->blocks_per_stripe > 0)
-    return params->blocks_per_stripe;
-  return auto_blocks;
 }
 
 gb_status

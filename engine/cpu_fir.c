@@ -5,30 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coefficients.h"
 #include "cpu_backend.h"
-
-float *
-gb_fir_taps_float (double sigma, gb_taps_mode mode, int *radius)
-{
-  int r = gb_fir_radius (sigma);
-  double *d = malloc ((size_t) (r + 1) * sizeof *d);
-  float *f = malloc ((size_t) (r + 1) * sizeof *f);
-  if (!d || !f)
-    {
-      free (d);
-      free (f);
-      return NULL;
-    }
-  if (mode == GB_TAPS_INCREMENTAL)
-    gb_fir_taps_incremental (sigma, d, r);
-  else
-    gb_fir_taps_direct (sigma, d, r);
-  for (int k = 0; k <= r; k++)
-    f[k] = (float) d[k];
-  free (d);
-  *radius = r;
-  return f;
-}
 
 void
 gb_image_copy (const gb_image *src, const gb_image *dst)

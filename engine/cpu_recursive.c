@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "cpu_backend.h"
-#include "recursive.h"
+#include "coefficients.h"
 
 typedef struct
 {

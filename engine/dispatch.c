@@ -13,7 +13,7 @@
 #include "big_alloc.h"
 #include "cpu_backend.h"
 #include "dispatch.h"
-#include "../cuda/gb_cuda.h"
+#include "backend.h"
 
 /* Smaller images are faster on the CPU once uploads and downloads are
  * counted: a 512x512 RGBA float image is 4 MiB each way. */
@@ -106,20 +106,13 @@ gb_effective_sigma (double sigma)
   return sigma < GB_SIGMA_IDENTITY ? 0.0 : sigma;
 }
 
-static int
-is_recursive (gb_algorithm a)
-{
-  return a == GB_ALGO_YVRG || a == GB_ALGO_YVRG_TWO_WAY
-         || a == GB_ALGO_DERICHE;
-}
-
-/* The algorithm one axis runs: a recursive filter below the sigma its
- * coefficients hold for becomes the exact FIR. */
+/* The algorithm one axis runs: a filter below the sigma its constants
+ * hold for (the recursive ones) becomes the exact FIR. */
 static gb_algorithm
 axis_algorithm (gb_algorithm a, double sigma)
 {
-  return is_recursive (a) && sigma > 0.0 && sigma < GB_SIGMA_RECURSIVE_MIN
-         ? GB_ALGO_FIR : a;
+  const gb_algorithm_info *info = gb_algorithm_get (a);
+  return info && sigma > 0.0 && sigma < info->fir_below ? GB_ALGO_FIR : a;
 }
 
 /* Decides whether to try the GPU, cheapest questions first, so that CUDA
@@ -149,9 +142,8 @@ want_gpu (const gb_params *p, int width, int height, int probe, gb_report *r)
            gb_status_message (GB_ERR_CUDA_NOT_BUILT));
       return 0;
     }
-  if (!gb_cuda_supports (p->algorithm))
+  if (!gb_algorithm_get (p->algorithm)->gpu)
     {
-      r->gpu_status = GB_ERR_NOT_AVAILABLE;
       say (r, "%s has no GPU implementation; ran on the CPU",
            gb_algorithm_name (p->algorithm));
       return 0;

@@ -30,6 +30,35 @@ typedef enum
   GB_ALGO_COUNT
 } gb_algorithm;
 
+/* Which parameters an algorithm uses (gb_algorithm_info.uses). */
+#define GB_USES_RANGE_SIGMA 0x1u
+#define GB_USES_ITERATIONS  0x2u
+#define GB_USES_KAPPA       0x4u
+#define GB_USES_TAPS        0x8u
+
+/* One description per algorithm (engine/algorithms.c).  Everything that
+ * lists algorithms iterates these: the validator and the dispatcher, both
+ * backends, the plug-in's PDB text, argument checks and dialog, the
+ * benchmark and the tests. */
+typedef struct
+{
+  gb_algorithm id;
+  const char *name;      /* short and untranslated: "fir" */
+  const char *label;     /* for menus; marked for translation */
+  const char *summary;   /* what it is, for the PDB help (untranslated) */
+  const char *tooltip;   /* when it is best; marked for translation; may
+                            hold two %g: GB_AUTO_FIR_MAX_SIGMA_CPU and
+                            _CUDA, in that order */
+  unsigned uses;         /* GB_USES_* */
+  double reach;          /* sigmas that hold its weight: gb_reach */
+  double fir_below;      /* below this sigma an axis runs the exact FIR
+                            (where its constants stop holding); 0: never */
+  int gpu;               /* has a GPU implementation */
+} gb_algorithm_info;
+
+/* The description of an algorithm, or NULL for a number that is none. */
+const gb_algorithm_info *gb_algorithm_get (gb_algorithm algorithm);
+
 /* Numbering matches the PDB "device" argument and return value. */
 typedef enum
 {
@@ -66,14 +95,13 @@ typedef enum
   GB_ERR_CHANNELS,        /* channels not in 1..4 */
   GB_ERR_STRIDE,          /* row stride smaller than width * channels */
   GB_ERR_SIGMA,           /* sigma negative, not finite or > GB_SIGMA_MAX */
-  GB_ERR_RANGE_SIGMA,     /* range sigma not finite or <= 0 */
+  GB_ERR_RANGE_SIGMA,     /* range sigma not in (0, GB_RANGE_SIGMA_MAX] */
   GB_ERR_ITERATIONS,      /* iterations not in 1..GB_ITERATIONS_MAX */
   GB_ERR_KAPPA,           /* kappa not in 0..GB_KAPPA_MAX */
   GB_ERR_ALGORITHM,       /* unknown algorithm */
   GB_ERR_BACKEND,         /* unknown backend request */
   GB_ERR_MISMATCH,        /* src and dst differ in size or channels */
   GB_ERR_ALIAS,           /* dst overlaps src but is not the same view */
-  GB_ERR_NOT_AVAILABLE,   /* algorithm not implemented yet */
   GB_ERR_NO_MEMORY,       /* host allocation failed */
   GB_ERR_THREAD,          /* could not start worker threads */
   GB_ERR_CANCELLED,       /* the progress callback asked to stop */
@@ -88,7 +116,10 @@ typedef enum
   GB_STATUS_COUNT
 } gb_status;
 
+/* Parameter limits: the engine's checks, its status messages (tested to
+ * agree), the plug-in's argument checks and the dialog's ranges. */
 #define GB_SIGMA_MAX 1500.0
+#define GB_RANGE_SIGMA_MAX 1e9   /* far beyond it colours stop mattering */
 /* Below this a Gaussian's nearest-neighbour weight, exp(-1/(2 sigma^2)),
  * is under 3e-8 (half a float ulp of 1): such an axis moves no pixel and is
  * left alone, which also keeps underflowing sigmas (1e-300) finite. */
@@ -107,7 +138,8 @@ typedef struct
   gb_algorithm algorithm;
   double sigma_x;          /* pixels, 0..GB_SIGMA_MAX; 0 leaves the axis alone */
   double sigma_y;
-  double range_sigma;      /* edge-aware only: on a 0-255 scale */
+  double range_sigma;      /* edge-aware only: on a 0-255 scale, (0,
+                              GB_RANGE_SIGMA_MAX] */
   int iterations;          /* edge-aware only: H+V iterations */
   double kappa;            /* Algorithm C boundary extension, units of sigma */
   gb_backend backend;      /* requested backend */
@@ -282,9 +314,6 @@ gb_algorithm gb_resolve_algorithm (gb_algorithm algorithm,
 
 /* sigma, or 0 below GB_SIGMA_IDENTITY: what gb_blur does with an axis. */
 double gb_effective_sigma (double sigma);
-
-/* Whether the algorithm is implemented in this build. */
-int gb_algorithm_available (gb_algorithm algorithm);
 
 /* How far (in pixels) the blur reaches on each axis, for reading a halo
  * around a region: FIR radius, or the recursive filters' effective reach. */

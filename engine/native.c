@@ -19,7 +19,7 @@
 #include "convert.h"
 #include "cpu_backend.h"
 #include "dispatch.h"
-#include "../cuda/gb_cuda.h"
+#include "backend.h"
 
 /* Native bytes per band on the CPU path: large enough that each callback
  * moves many of GIMP's 64x64 tiles, small enough to stay in cache. */

@@ -65,24 +65,24 @@ gb_validate (const gb_params *params, const gb_image *src, const gb_image *dst)
     return st;
   if ((st = validate_image (dst)) != GB_OK)
     return st;
-  if ((int) params->algorithm < 0 || params->algorithm >= GB_ALGO_COUNT)
+  const gb_algorithm_info *info = gb_algorithm_get (params->algorithm);
+  if (!info)
     return GB_ERR_ALGORITHM;
   if ((int) params->backend < 0 || params->backend > GB_BACKEND_CPU)
     return GB_ERR_BACKEND;
   if (!sigma_ok (params->sigma_x) || !sigma_ok (params->sigma_y))
     return GB_ERR_SIGMA;
-  if (params->algorithm == GB_ALGO_EDGE_EXACT
-      || params->algorithm == GB_ALGO_EDGE_PARTITIONED)
-    {
-      if (!isfinite (params->range_sigma) || !(params->range_sigma > 0.0))
-        return GB_ERR_RANGE_SIGMA;
-      if (params->iterations < 1 || params->iterations > GB_ITERATIONS_MAX)
-        return GB_ERR_ITERATIONS;
-      if (params->algorithm == GB_ALGO_EDGE_PARTITIONED
-          && (!isfinite (params->kappa) || params->kappa < 0.0
-              || params->kappa > GB_KAPPA_MAX))
-        return GB_ERR_KAPPA;
-    }
+  if ((info->uses & GB_USES_RANGE_SIGMA)
+      && !(isfinite (params->range_sigma) && params->range_sigma > 0.0
+           && params->range_sigma <= GB_RANGE_SIGMA_MAX))
+    return GB_ERR_RANGE_SIGMA;
+  if ((info->uses & GB_USES_ITERATIONS)
+      && (params->iterations < 1 || params->iterations > GB_ITERATIONS_MAX))
+    return GB_ERR_ITERATIONS;
+  if ((info->uses & GB_USES_KAPPA)
+      && !(isfinite (params->kappa) && params->kappa >= 0.0
+           && params->kappa <= GB_KAPPA_MAX))
+    return GB_ERR_KAPPA;
   if (src->width != dst->width || src->height != dst->height
       || src->channels != dst->channels)
     return GB_ERR_MISMATCH;
@@ -113,24 +113,6 @@ gb_resolve_algorithm (gb_algorithm algorithm, double sigma_x, double sigma_y,
 }
 
 int
-gb_algorithm_available (gb_algorithm algorithm)
-{
-  switch (algorithm)
-    {
-    case GB_ALGO_AUTO:
-    case GB_ALGO_FIR:
-    case GB_ALGO_YVRG:
-    case GB_ALGO_YVRG_TWO_WAY:
-    case GB_ALGO_DERICHE:
-    case GB_ALGO_EDGE_EXACT:
-    case GB_ALGO_EDGE_PARTITIONED:
-      return 1;
-    default:
-      return 0;
-    }
-}
-
-int
 gb_reach (const gb_params *params, int axis)
 {
   if (!params)
@@ -138,10 +120,13 @@ gb_reach (const gb_params *params, int axis)
   double s = axis == 0 ? params->sigma_x : params->sigma_y;
   if (!sigma_ok (s))
     return 0;
-  /* FIR: its radius.  Recursive and edge-aware filters have infinite
-   * support; 4 sigma leaves less than 1e-4 of the weight outside.  Auto
-   * may become either, depending on the backend. */
+  /* The FIR's reach is its radius; the recursive and edge-aware filters
+   * have infinite support, and 4 sigma leaves less than 1e-4 of the weight
+   * outside (auto may become either). */
+  const gb_algorithm_info *info = gb_algorithm_get (params->algorithm);
+  if (!info)
+    return 0;
   if (params->algorithm == GB_ALGO_FIR)
     return gb_fir_radius (s);
-  return (int) ceil (4.0 * s);
+  return (int) ceil (info->reach * s);
 }

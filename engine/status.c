@@ -12,14 +12,13 @@ static const char *const status_messages[GB_STATUS_COUNT] = {
   [GB_ERR_CHANNELS] = GB_N_ ("images must have 1 to 4 channels"),
   [GB_ERR_STRIDE] = GB_N_ ("row stride is smaller than width times channels"),
   [GB_ERR_SIGMA] = GB_N_ ("standard deviation must be a finite number from 0 to 1500"),
-  [GB_ERR_RANGE_SIGMA] = GB_N_ ("range sigma must be a finite number greater than 0"),
+  [GB_ERR_RANGE_SIGMA] = GB_N_ ("range sigma must be greater than 0 and at most 1e+09"),
   [GB_ERR_ITERATIONS] = GB_N_ ("iterations must be from 1 to 10"),
   [GB_ERR_KAPPA] = GB_N_ ("kappa must be a finite number from 0 to 10"),
   [GB_ERR_ALGORITHM] = GB_N_ ("unknown algorithm"),
   [GB_ERR_BACKEND] = GB_N_ ("unknown backend (use auto, cuda or cpu)"),
   [GB_ERR_MISMATCH] = GB_N_ ("source and destination differ in size or channels"),
   [GB_ERR_ALIAS] = GB_N_ ("destination overlaps the source without being the same view"),
-  [GB_ERR_NOT_AVAILABLE] = GB_N_ ("this algorithm is not available yet"),
   [GB_ERR_NO_MEMORY] = GB_N_ ("out of memory"),
   [GB_ERR_THREAD] = GB_N_ ("could not start worker threads"),
   [GB_ERR_CANCELLED] = GB_N_ ("cancelled"),
@@ -44,17 +43,8 @@ gb_status_message (gb_status status)
 const char *
 gb_algorithm_name (gb_algorithm algorithm)
 {
-  switch (algorithm)
-    {
-    case GB_ALGO_AUTO: return "auto";
-    case GB_ALGO_FIR: return "fir";
-    case GB_ALGO_YVRG: return "yvrg";
-    case GB_ALGO_YVRG_TWO_WAY: return "yvrg-two-way";
-    case GB_ALGO_DERICHE: return "deriche";
-    case GB_ALGO_EDGE_EXACT: return "edge-aware";
-    case GB_ALGO_EDGE_PARTITIONED: return "edge-aware-partitioned";
-    default: return "unknown";
-    }
+  const gb_algorithm_info *info = gb_algorithm_get (algorithm);
+  return info ? info->name : "unknown";
 }
 
 const char *

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cudablur.h"
+#include "values.h"
 #include "plugin-intl.h"
 
 void
@@ -29,33 +29,49 @@ sigma_ok (gdouble s)
   return isfinite (s) && s >= 0.0 && s <= GB_SIGMA_MAX;
 }
 
+/* "0 (auto), 1 (fir), ..." from the registry. */
+static gchar *
+algorithm_choices (void)
+{
+  GString *s = g_string_new (NULL);
+  for (gint i = 0; i < GB_ALGO_COUNT; i++)
+    g_string_append_printf (s, "%s%d (%s)",
+                            i == 0 ? "" : i == GB_ALGO_COUNT - 1 ? _(" or ")
+                                                                 : ", ",
+                            i, gb_algorithm_get ((gb_algorithm) i)->name);
+  return g_string_free (s, FALSE);
+}
+
 gboolean
 cudablur_vals_check (const CudablurVals *v, gchar **message)
 {
-  gboolean edge = v->algorithm == GB_ALGO_EDGE_EXACT
-                  || v->algorithm == GB_ALGO_EDGE_PARTITIONED;
+  const gb_algorithm_info *info = gb_algorithm_get ((gb_algorithm) v->algorithm);
+  const unsigned uses = info ? info->uses : 0;
 
-  if (v->algorithm < 0 || v->algorithm >= GB_ALGO_COUNT)
-    *message = g_strdup_printf (_("algorithm: %d is not one of 0 (auto), "
-                                  "1 (fir), 2 (yvrg), 3 (yvrg-two-way), "
-                                  "4 (deriche), 5 (edge-aware) or "
-                                  "6 (edge-aware partitioned)"),
-                                v->algorithm);
+  if (!info)
+    {
+      gchar *choices = algorithm_choices ();
+      *message = g_strdup_printf (_("algorithm: %d is not one of %s"),
+                                  v->algorithm, choices);
+      g_free (choices);
+    }
   else if (!sigma_ok (v->std_dev_x))
     *message = g_strdup_printf (_("std-dev-x: %g is not from 0 to %g"),
                                 v->std_dev_x, GB_SIGMA_MAX);
   else if (!sigma_ok (v->std_dev_y))
     *message = g_strdup_printf (_("std-dev-y: %g is not from 0 to %g"),
                                 v->std_dev_y, GB_SIGMA_MAX);
-  else if (edge && !(isfinite (v->range_sigma) && v->range_sigma > 0.0
-                     && v->range_sigma <= CUDABLUR_RANGE_SIGMA_MAX))
+  else if ((uses & GB_USES_RANGE_SIGMA)
+           && !(isfinite (v->range_sigma) && v->range_sigma > 0.0
+                && v->range_sigma <= GB_RANGE_SIGMA_MAX))
     *message = g_strdup_printf (_("range-sigma: %g is not greater than 0 "
                                   "and at most %g"),
-                                v->range_sigma, CUDABLUR_RANGE_SIGMA_MAX);
-  else if (edge && (v->iterations < 1 || v->iterations > GB_ITERATIONS_MAX))
+                                v->range_sigma, GB_RANGE_SIGMA_MAX);
+  else if ((uses & GB_USES_ITERATIONS)
+           && (v->iterations < 1 || v->iterations > GB_ITERATIONS_MAX))
     *message = g_strdup_printf (_("iterations: %d is not from 1 to %d"),
                                 v->iterations, GB_ITERATIONS_MAX);
-  else if (v->algorithm == GB_ALGO_EDGE_PARTITIONED
+  else if ((uses & GB_USES_KAPPA)
            && !(isfinite (v->kappa) && v->kappa >= 0.0
                 && v->kappa <= GB_KAPPA_MAX))
     *message = g_strdup_printf (_("kappa: %g is not from 0 to %g"),

@@ -12,7 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cudablur.h"
+#include "procedure.h"
+#include "render.h"
 #include "plugin-intl.h"
 #include "resident.h"
 #include "timing.h"
@@ -26,36 +27,19 @@ const GimpPlugInInfo PLUG_IN_INFO = { NULL, NULL, query, run };
 
 MAIN ()
 
-const GimpParamDef cudablur_args[CUDABLUR_N_ARGS] = {
+GimpParamDef cudablur_args[CUDABLUR_N_ARGS] = {
   { GIMP_PDB_INT32, "run-mode",
     "The run mode { RUN-INTERACTIVE (0), RUN-NONINTERACTIVE (1), "
     "RUN-WITH-LAST-VALS (2) }" },
   { GIMP_PDB_IMAGE, "image", "Input image" },
   { GIMP_PDB_DRAWABLE, "drawable", "Input drawable (RGB or grey layer, "
     "layer mask or channel)" },
-  { GIMP_PDB_INT32, "algorithm",
-    "0 auto (the FIR filter up to sigma 2.8 on the CPU and 100 on the GPU, "
-    "Deriche's recursive filter above), 1 fir (separable FIR, taps to 3 "
-    "sigma), 2 yvrg (Young-van Vliet recursive), 3 yvrg-two-way (two-way "
-    "partitioned recursive), 4 deriche (Deriche recursive), 5 edge-aware "
-    "(domain transform, exact Algorithm A), 6 edge-aware partitioned "
-    "(Algorithm C)" },
-  { GIMP_PDB_FLOAT, "std-dev-x",
-    "Horizontal standard deviation in pixels, 0 to 1500 (below 0.17 leaves "
-    "rows alone)" },
-  { GIMP_PDB_FLOAT, "std-dev-y",
-    "Vertical standard deviation in pixels, 0 to 1500 (below 0.17 leaves "
-    "columns alone)" },
-  { GIMP_PDB_FLOAT, "range-sigma",
-    "Edge-aware range sigma on a 0-255 scale, greater than 0 and at most "
-    "1000: colour differences much larger than it stop the blur "
-    "(ignored by other algorithms)" },
-  { GIMP_PDB_INT32, "iterations",
-    "Edge-aware horizontal+vertical iterations, 1 to 10 (ignored by other "
-    "algorithms)" },
-  { GIMP_PDB_FLOAT, "kappa",
-    "Edge-aware partitioned boundary extension in units of sigma, 0 to 10 "
-    "(ignored by other algorithms)" },
+  { GIMP_PDB_INT32, "algorithm", NULL },   /* from the registry */
+  { GIMP_PDB_FLOAT, "std-dev-x", NULL },
+  { GIMP_PDB_FLOAT, "std-dev-y", NULL },
+  { GIMP_PDB_FLOAT, "range-sigma", NULL },
+  { GIMP_PDB_INT32, "iterations", NULL },
+  { GIMP_PDB_FLOAT, "kappa", NULL },
   { GIMP_PDB_INT32, "device",
     "0 auto (the GPU when present and the image has 512 x 512 pixels or "
     "more), 1 cuda (falls back to the CPU if the GPU fails), 2 cpu" },
@@ -65,23 +49,60 @@ const GimpParamDef cudablur_return_vals[CUDABLUR_N_RETURN_VALS] = {
   { GIMP_PDB_INT32, "device-used", "Where the blur ran: 1 cuda, 2 cpu" },
 };
 
-const gchar *const cudablur_help =
-  "Blurs the drawable (within the selection) with a Gaussian of standard "
-  "deviations std-dev-x and std-dev-y, in linear light with premultiplied "
-  "alpha, on an NVIDIA GPU through CUDA when one is usable and on all CPU "
-  "cores otherwise; a GPU failure re-runs the blur on the CPU. Borders "
-  "replicate the edge pixels. The algorithm 'auto' picks the separable FIR "
-  "filter for small standard deviations (up to 2.8 on the CPU, 100 on the "
-  "GPU) and Deriche's recursive filter above. The edge-aware algorithms "
-  "blur along the image's domain transform, so that edges with colour "
-  "differences well above range-sigma stay sharp. Returns the device that "
-  "ran the blur. Script calls are served by a resident process that GIMP "
-  "starts with the session (extension-cudablur); without it each call runs "
-  "in a process of its own.";
+const gchar *cudablur_help;
+
+/* Texts that quote the registry and the engine's limits, built once. */
+void
+cudablur_procedure_init (void)
+{
+  if (cudablur_help)
+    return;
+  GString *a = g_string_new (NULL);
+  for (gint i = 0; i < GB_ALGO_COUNT; i++)
+    {
+      const gb_algorithm_info *info = gb_algorithm_get ((gb_algorithm) i);
+      g_string_append_printf (a, "%s%d %s (%s)", i ? ", " : "", i,
+                              info->name, info->summary);
+    }
+  cudablur_args[3].description = g_string_free (a, FALSE);
+  cudablur_args[4].description = g_strdup_printf (
+      "Horizontal standard deviation in pixels, 0 to %g (below %g leaves "
+      "rows alone)", GB_SIGMA_MAX, GB_SIGMA_IDENTITY);
+  cudablur_args[5].description = g_strdup_printf (
+      "Vertical standard deviation in pixels, 0 to %g (below %g leaves "
+      "columns alone)", GB_SIGMA_MAX, GB_SIGMA_IDENTITY);
+  cudablur_args[6].description = g_strdup_printf (
+      "Edge-aware range sigma on a 0-255 scale, greater than 0 and at most "
+      "%g: colour differences much larger than it stop the blur; past a few "
+      "hundred colour hardly matters (ignored by algorithms without it)",
+      GB_RANGE_SIGMA_MAX);
+  cudablur_args[7].description = g_strdup_printf (
+      "Edge-aware horizontal+vertical iterations, 1 to %d (ignored by "
+      "algorithms without them)", GB_ITERATIONS_MAX);
+  cudablur_args[8].description = g_strdup_printf (
+      "Edge-aware partitioned boundary extension in units of sigma, 0 to %g "
+      "(ignored by algorithms without it)", GB_KAPPA_MAX);
+  cudablur_help = g_strdup_printf (
+      "Blurs the drawable (within the selection) with a Gaussian of "
+      "standard deviations std-dev-x and std-dev-y, in linear light with "
+      "premultiplied alpha, on an NVIDIA GPU through CUDA when one is "
+      "usable and on all CPU cores otherwise; a GPU failure re-runs the "
+      "blur on the CPU. Borders replicate the edge pixels. The algorithm "
+      "'auto' picks the separable FIR filter for small standard deviations "
+      "(up to %g on the CPU, %g on the GPU) and Deriche's recursive filter "
+      "above. The edge-aware algorithms blur along the image's domain "
+      "transform, so that edges with colour differences well above "
+      "range-sigma stay sharp. Returns the device that ran the blur. Script "
+      "calls are served by a resident process that GIMP starts with the "
+      "session (extension-cudablur); without it each call runs in a "
+      "process of its own.", GB_AUTO_FIR_MAX_SIGMA_CPU,
+      GB_AUTO_FIR_MAX_SIGMA_CUDA);
+}
 
 static void
 query (void)
 {
+  cudablur_procedure_init ();
   gimp_plugin_domain_register (GETTEXT_PACKAGE, CUDABLUR_LOCALE_DIR ());
   /* The Help button's page: help/gimp-help.xml maps PLUG_IN_HELP to it. */
   gchar *help_uri = g_filename_to_uri (HELPDIR, NULL, NULL);

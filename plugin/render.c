@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "cudablur.h"
+#include "render.h"
 #include "plugin-intl.h"
 
 /* The drawable's buffers and the rectangles the callbacks move. */

@@ -17,7 +17,7 @@
 
 #include <string.h>
 
-#include "cudablur.h"
+#include "procedure.h"
 #include "plugin-intl.h"
 #include "resident.h"
 
@@ -66,6 +66,7 @@ cudablur_resident_main (void)
       gimp_extension_ack ();
       return;
     }
+  cudablur_procedure_init ();
   gimp_install_temp_proc (PLUG_IN_PROC,
                           N_("Gaussian blur on the GPU with CUDA, or on the "
                              "CPU"),

@@ -2,7 +2,7 @@
 #ifndef CUDABLUR_RESIDENT_H
 #define CUDABLUR_RESIDENT_H
 
-#include "cudablur.h"
+#include "procedure.h"
 
 #define CUDABLUR_RESIDENT_PROC "extension-cudablur"
 

@@ -4,7 +4,7 @@
 #ifndef CUDABLUR_TIMING_H
 #define CUDABLUR_TIMING_H
 
-#include "cudablur.h"
+#include "render.h"
 
 /* Whether CUDABLUR_TIMING asks for timings. */
 gboolean cudablur_timing_wanted (void);

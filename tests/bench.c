@@ -17,7 +17,7 @@
 #include "gblur.h"
 #include "testutil.h"
 
-#include "gb_cuda.h"
+#include "backend.h"
 #ifdef HAVE_NPP
 #include <cuda_runtime.h>
 #include <nppi.h>

@@ -13,6 +13,11 @@
 #include "dialog.h"
 #include "../plugin/plugin-intl.h"
 
+/* Range sigmas the dialog offers: past a few hundred (on the 0-255 scale)
+ * the filter hardly sees colour any more; scripts may go to
+ * GB_RANGE_SIGMA_MAX. */
+#define DIALOG_RANGE_SIGMA_MAX 1000.0
+
 typedef struct
 {
   CudablurVals *vals;
@@ -25,36 +30,15 @@ typedef struct
   gboolean updating;   /* set while widgets are written from vals */
 } Dialog;
 
-/* When each algorithm is best, for the algorithm combo's tooltip. */
-static const gchar *
+/* When each algorithm is best, from the registry (auto's tooltip quotes
+ * the crossover sigmas). */
+static gchar *
 algorithm_tip (gint a)
 {
-  switch (a)
-    {
-    case GB_ALGO_AUTO:
-      return _("Picks the fastest accurate method for the standard "
-               "deviation: the FIR filter for small ones, Deriche's "
-               "recursive filter for large ones.");
-    case GB_ALGO_FIR:
-      return _("Separable FIR filter: exact to 3 sigma; best for small "
-               "standard deviations.");
-    case GB_ALGO_YVRG:
-      return _("Young-van Vliet recursive filter: time independent of sigma; "
-               "good up to sigma 100.");
-    case GB_ALGO_YVRG_TWO_WAY:
-      return _("Two-way partitioned Young-van Vliet filter: faster on the GPU "
-               "for small images, less accurate.");
-    case GB_ALGO_DERICHE:
-      return _("Deriche's recursive filter: time independent of sigma and "
-               "accurate at any sigma; best for large standard deviations.");
-    case GB_ALGO_EDGE_EXACT:
-      return _("Edge-aware blur by the domain transform, exact (Algorithm A): "
-               "smooths detail but keeps edges whose colour difference is "
-               "well above the range sigma.");
-    default:
-      return _("Edge-aware blur, partitioned into blocks (Algorithm C): "
-               "faster on the GPU, approximate at block boundaries.");
-    }
+  const gb_algorithm_info *info = gb_algorithm_get ((gb_algorithm) a);
+  return info ? g_strdup_printf (_(info->tooltip), GB_AUTO_FIR_MAX_SIGMA_CPU,
+                                 GB_AUTO_FIR_MAX_SIGMA_CUDA)
+              : g_strdup ("");
 }
 
 static void
@@ -72,12 +56,14 @@ set_scale_visible (GtkObject *adj, gboolean visible)
 static void
 show_applicable (Dialog *d)
 {
-  gint a = d->vals->algorithm;
-  gboolean edge = a == GB_ALGO_EDGE_EXACT || a == GB_ALGO_EDGE_PARTITIONED;
-  set_scale_visible (d->range, edge);
-  set_scale_visible (d->iterations, edge);
-  set_scale_visible (d->kappa, a == GB_ALGO_EDGE_PARTITIONED);
-  gimp_help_set_help_data (d->algorithm, algorithm_tip (a), NULL);
+  const gb_algorithm_info *info = gb_algorithm_get (d->vals->algorithm);
+  const unsigned uses = info ? info->uses : 0;
+  set_scale_visible (d->range, uses & GB_USES_RANGE_SIGMA);
+  set_scale_visible (d->iterations, uses & GB_USES_ITERATIONS);
+  set_scale_visible (d->kappa, uses & GB_USES_KAPPA);
+  gchar *tip = algorithm_tip (d->vals->algorithm);
+  gimp_help_set_help_data (d->algorithm, tip, NULL);
+  g_free (tip);
 }
 
 static void
@@ -211,13 +197,6 @@ preview_update (GimpPreview *preview, Dialog *d)
 }
 
 static gboolean
-algorithm_sensitive (gint value, gpointer data)
-{
-  (void) data;
-  return gb_algorithm_available ((gb_algorithm) value);
-}
-
-static gboolean
 device_sensitive (gint value, gpointer data)
 {
   return value != GB_BACKEND_CUDA || GPOINTER_TO_INT (data);
@@ -290,18 +269,21 @@ cudablur_dialog (gint32 drawable_id, CudablurVals *vals)
   gtk_table_set_row_spacings (GTK_TABLE (table), 4);
   gtk_box_pack_start (GTK_BOX (vbox), table, FALSE, FALSE, 0);
 
-  d.algorithm = gimp_int_combo_box_new (
-      _("Automatic"), GB_ALGO_AUTO,
-      _("FIR (separable)"), GB_ALGO_FIR,
-      _("Young-van Vliet (recursive)"), GB_ALGO_YVRG,
-      _("Young-van Vliet, two-way"), GB_ALGO_YVRG_TWO_WAY,
-      _("Deriche (recursive)"), GB_ALGO_DERICHE,
-      _("Edge-aware (exact)"), GB_ALGO_EDGE_EXACT,
-      _("Edge-aware (partitioned)"), GB_ALGO_EDGE_PARTITIONED, NULL);
-  /* Algorithms this version lacks are listed, greyed out. */
-  gimp_int_combo_box_set_sensitivity (GIMP_INT_COMBO_BOX (d.algorithm),
-                                      algorithm_sensitive, NULL, NULL);
-  if (!gb_algorithm_available ((gb_algorithm) vals->algorithm))
+  /* The algorithms, from the registry. */
+  GtkListStore *algorithms = gimp_int_store_new ();
+  for (gint i = 0; i < GB_ALGO_COUNT; i++)
+    {
+      GtkTreeIter iter;
+      gtk_list_store_append (algorithms, &iter);
+      gtk_list_store_set (algorithms, &iter, GIMP_INT_STORE_VALUE, i,
+                          GIMP_INT_STORE_LABEL,
+                          _(gb_algorithm_get ((gb_algorithm) i)->label), -1);
+    }
+  d.algorithm = gimp_int_combo_box_new_array (0, NULL);
+  gtk_combo_box_set_model (GTK_COMBO_BOX (d.algorithm),
+                           GTK_TREE_MODEL (algorithms));
+  g_object_unref (algorithms);
+  if (!gb_algorithm_get ((gb_algorithm) vals->algorithm))
     vals->algorithm = GB_ALGO_AUTO;
   gimp_table_attach_aligned (GTK_TABLE (table), 0, 0, _("_Algorithm:"), 0.0,
                              0.5, d.algorithm, 2, FALSE);
@@ -318,7 +300,7 @@ cudablur_dialog (gint32 drawable_id, CudablurVals *vals)
   gtk_table_attach (GTK_TABLE (table), d.chain, 3, 4, 1, 3, GTK_SHRINK,
                     GTK_FILL, 0, 0);
   d.range = scale (GTK_TABLE (table), 3, _("_Range sigma:"),
-                   vals->range_sigma, 1.0, 255.0, CUDABLUR_RANGE_SIGMA_MAX, 1,
+                   vals->range_sigma, 1.0, 255.0, DIALOG_RANGE_SIGMA_MAX, 1,
                    _("Colour differences well above this (0-255 scale) stop "
                      "the blur: edges stay sharp"));
   d.iterations = scale (GTK_TABLE (table), 4, _("_Iterations:"),

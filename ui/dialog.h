@@ -2,7 +2,8 @@
 #ifndef CUDABLUR_DIALOG_H
 #define CUDABLUR_DIALOG_H
 
-#include "../plugin/cudablur.h"
+#include "../plugin/values.h"
+#include "../plugin/render.h"
 
 /* Runs the dialog on vals; TRUE when the user pressed OK (vals then hold
  * the chosen values), FALSE on Cancel or close. */

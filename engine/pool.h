@@ -1,7 +1,7 @@
 /* A parallel-for over work items on all cores, with progress and cancel
  * reported from the calling thread only. */
-#ifndef GB_CPU_POOL_H
-#define GB_CPU_POOL_H
+#ifndef GB_POOL_H
+#define GB_POOL_H
 
 #include "gblur.h"
 

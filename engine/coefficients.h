@@ -1,11 +1,36 @@
-/* Coefficients of the recursive Gaussian filters, shared by the CPU and
- * CUDA backends (computed once per call in double precision). */
-#ifndef GB_RECURSIVE_H
-#define GB_RECURSIVE_H
+/* Filter coefficients shared by the CPU and CUDA backends, computed once
+ * per call on the host in double precision: FIR taps and their
+ * normalisation, the recursive filters' constants, the edge-aware
+ * filter's constants and block counts. */
+#ifndef GB_COEFFICIENTS_H
+#define GB_COEFFICIENTS_H
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#include <stddef.h>
+
+#include "gblur.h"
+
+/* ---- FIR --------------------------------------------------------------- */
+
+/* The sum of the unnormalised taps exp(-k^2 / 2 sigma^2) for k = -radius ..
+ * radius: what the taps are divided by, on the CPU and by the GPU's
+ * in-kernel tap generators. */
+double gb_fir_sum (double sigma, int radius);
+
+/* Normalised float taps t[0..radius] for sigma in the requested mode;
+ * returns NULL on allocation failure.  *radius receives the radius. */
+float *gb_fir_taps_float (double sigma, gb_taps_mode mode, int *radius);
+
+/* ---- edge-aware -------------------------------------------------------- */
+
+/* Blocks per line: 1 for Algorithm A; for Algorithm C blocks_per_stripe,
+ * or auto_blocks (the backend's own choice) when that is 0. */
+int gb_edge_blocks (const gb_params *params, int auto_blocks);
+
+/* ---- recursive --------------------------------------------------------- */
 
 /* Boundary handling of the recursive filters. */
 typedef enum

@@ -1,11 +1,12 @@
-/* The CUDA backend as the engine's dispatcher sees it.  Implemented in
- * cuda/ when built with nvcc, else by cuda/stub.c. */
-#ifndef GB_CUDA_H
-#define GB_CUDA_H
+/* The GPU backend as the engine sees it: the interface the engine owns and
+ * cuda/ implements (cuda/stub.c in a build without nvcc).  Which
+ * algorithms it runs is the registry's gpu field. */
+#ifndef GB_BACKEND_H
+#define GB_BACKEND_H
 
 #include <stddef.h>
 
-#include "../engine/gblur.h"
+#include "gblur.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,9 +55,6 @@ int gb_cuda_context_alive (void);
 
 /* Frees device buffers and pinned memory, keeps the context. */
 void gb_cuda_trim (void);
-
-/* Whether the algorithm has a GPU implementation in this build. */
-int gb_cuda_supports (gb_algorithm algorithm);
 
 /* Frees the context kept between calls. */
 void gb_cuda_release (void);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "cpu_pool.h"
+#include "pool.h"
 
 typedef struct
 {

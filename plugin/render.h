@@ -1,0 +1,44 @@
+/* The render path: a drawable's selected part blurred and merged, and the
+ * float blur the dialog's preview uses. */
+#ifndef CUDABLUR_RENDER_H
+#define CUDABLUR_RENDER_H
+
+#include <libgimp/gimp.h>
+
+#include "values.h"
+
+/* What one render took, for CUDABLUR_TIMING (plugin/timing.c). */
+typedef struct
+{
+  const gchar *format;    /* the babl format moved through GEGL */
+  gboolean native;        /* the drawable's own (else linear float) */
+  gint width, height;     /* the area read */
+  gdouble flush;          /* last tiles of the shadow buffer to GIMP */
+  gdouble merge;          /* merging the shadow, with undo */
+  gb_report report;       /* the engine's stages */
+} CudablurTiming;
+
+/* Blurs the drawable's selected part and merges it with one undo step.
+ * Returns GIMP_PDB_SUCCESS, or an error with *message set (g_free it).
+ * *device_used receives GB_BACKEND_CUDA or GB_BACKEND_CPU. */
+GimpPDBStatusType cudablur_render_drawable (gint32 drawable_id,
+                                            const CudablurVals *vals,
+                                            gboolean show_progress,
+                                            CudablurTiming *timing,
+                                            gint32 *device_used,
+                                            gchar **message);
+
+/* The engine's blur of contiguous float pixels in place, with the sigmas
+ * multiplied by scale (the preview's pixels per image pixel). */
+gb_status cudablur_blur_pixels (const CudablurVals *vals, gdouble scale,
+                                gfloat *pixels, gint width, gint height,
+                                gint channels, gb_progress_fn progress,
+                                gpointer user, gb_report *report);
+
+/* The pixel format the render moves for this drawable: its own (TRUE)
+ * when the engine converts it, else linear float in its colour space
+ * (FALSE, babl converting).  *format is the matching babl format. */
+gboolean cudablur_io_format (gint32 drawable_id, gb_pixel_format *f,
+                             const Babl **format);
+
+#endif

@@ -1,0 +1,50 @@
+/* The procedure's values: what a call, the dialog and the last values
+ * share, their defaults, checks and storage. */
+#ifndef CUDABLUR_VALUES_H
+#define CUDABLUR_VALUES_H
+
+#include <libgimp/gimp.h>
+
+#include "gblur.h"
+
+#define PLUG_IN_PROC   "plug-in-cudablur"
+#define PLUG_IN_BINARY "cudablur"
+#define PLUG_IN_ROLE   "gimp-cudablur"
+/* The Help button's pages: a help domain of our own, whose gimp-help.xml
+ * maps PLUG_IN_HELP to a page installed with the plug-in. */
+#define PLUG_IN_HELP        "plug-in-cudablur"
+#define PLUG_IN_HELP_DOMAIN "gimp-cudablur"
+
+/* The procedure's arguments after run-mode, image and drawable.  Stored
+ * with gimp_set_data as the last values, so the layout has no padding
+ * (doubles first, an even number of 32-bit fields) and carries a version:
+ * stored bytes of another size or version are ignored. */
+typedef struct
+{
+  gdouble std_dev_x;
+  gdouble std_dev_y;
+  gdouble range_sigma;   /* 0-255 scale, edge-aware only */
+  gdouble kappa;         /* edge-aware partitioned only */
+  gint32  algorithm;     /* gb_algorithm numbering */
+  gint32  iterations;    /* edge-aware only */
+  gint32  device;        /* gb_backend numbering */
+  gint32  version;       /* CUDABLUR_VALS_VERSION */
+} CudablurVals;
+
+#define CUDABLUR_VALS_VERSION 2
+
+void cudablur_vals_defaults (CudablurVals *vals);
+
+/* Checks the values of a non-interactive call; on failure returns FALSE
+ * and a message naming the argument (free with g_free). */
+gboolean cudablur_vals_check (const CudablurVals *vals, gchar **message);
+
+/* The last values stored in this GIMP session, or the defaults when none
+ * are stored or the stored bytes are not valid values of this version. */
+void cudablur_vals_load (CudablurVals *vals);
+void cudablur_vals_save (const CudablurVals *vals);
+
+/* Converts plug-in values into engine parameters. */
+void cudablur_vals_to_params (const CudablurVals *vals, gb_params *params);
+
+#endif

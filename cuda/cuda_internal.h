@@ -74,7 +74,7 @@ gb_status gb_cuda_copy_fault (void);
 inline int
 gb_cuda_whole_image (gb_algorithm a)
 {
-  return a != GB_ALGO_FIR;
+  return !gb_algorithm_banded (a);
 }
 
 inline int

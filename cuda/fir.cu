@@ -262,7 +262,7 @@ fir_fused_kernel (const float *__restrict__ in, float *__restrict__ out,
 template <int C, bool INCR>
 __global__ void __launch_bounds__ (32 * H_WARPS)
 fir_h_kernel (const float *__restrict__ in, float *__restrict__ out, int w,
-              int h, int row0, int row1, const float *__restrict__ table,
+              int row0, int row1, const float *__restrict__ table,
               int R, float norm, float inv2s2)
 {
   extern __shared__ float smem[];   /* [H_ROWS][H_PITCH][C] */
@@ -318,7 +318,6 @@ fir_h_kernel (const float *__restrict__ in, float *__restrict__ out, int w,
           store_px<C> (out + (size_t) y * pitch + (size_t) x * C, px);
         }
     }
-  (void) h;
 }
 
 /* ------------------------------------------------------------- vertical */
@@ -374,7 +373,8 @@ launch_fused (const gb_cuda_fir_plan *pl, const float *src, float *dst, int w,
 
 template <int C, bool INCR>
 gb_status
-launch_h (const gb_cuda_fir_plan *pl, const float *src, float *dst, int w, int h,
+launch_h (const gb_cuda_fir_plan *pl, const float *src, float *dst, int w,
+          int /* h: unused by rows, kept for launch_v's signature */,
           int row0, int row1, cudaStream_t s)
 {
   size_t smem = sizeof (float) * C * H_ROWS * H_PITCH;
@@ -384,7 +384,7 @@ launch_h (const gb_cuda_fir_plan *pl, const float *src, float *dst, int w, int h
                                      (int) smem), GB_ERR_CUDA_LAUNCH);
   dim3 block (32, H_WARPS);
   dim3 grid ((w + H_TW - 1) / H_TW, (row1 - row0 + H_ROWS - 1) / H_ROWS);
-  kern<<<grid, block, smem, s>>> (src, dst, w, h, row0, row1, pl->d_taps_x,
+  kern<<<grid, block, smem, s>>> (src, dst, w, row0, row1, pl->d_taps_x,
                                   pl->radius_x, pl->norm_x, pl->inv2s2_x);
   return gb_cuda_check_launch ("fir_h_kernel");
 }

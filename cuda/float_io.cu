@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cuda_internal.h"
 #include "../engine/pool.h"
@@ -17,14 +16,6 @@ namespace {
 /* Rows per pipeline band: big enough to keep copies efficient, small
  * enough that uploads, kernels and downloads overlap on large images. */
 constexpr size_t BAND_BYTES = 16u << 20;
-
-double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
 
 /* Row copies between pageable and pinned memory run on all cores: one
  * core copies at about 10 GB/s, far below what PCIe takes, and a 4K RGBA
@@ -215,13 +206,13 @@ run_fir_locked (job *j)
   size_t row_bytes = j->row_floats * sizeof (float);
   int n_bands = split_bands (j);
 
-  double t0 = now ();
+  double t0 = gb_now ();
   float *mid = nullptr;
   st = upload_and_h (j, n_bands, &mid);
-  double t1 = now ();
+  double t1 = gb_now ();
   if (st == GB_OK)
     st = v_and_download (j, n_bands, mid);
-  double t2 = now ();
+  double t2 = gb_now ();
   if (st != GB_OK)
     {
       sync_all ();
@@ -232,7 +223,7 @@ run_fir_locked (job *j)
    * above left src intact even when dst is the same memory. */
   copy_rows (j->dst->data, j->dst->stride, gb_ctx.h_stage, j->row_floats,
              row_bytes, j->h);
-  double t3 = now ();
+  double t3 = gb_now ();
   gb_cuda_fir_plan_free (&j->plan);
   if (j->report)
     {
@@ -260,7 +251,7 @@ run_whole_image_locked (job *j)
   int n_bands = split_bands (j);
   cudaStream_t s = gb_ctx.streams[0];
 
-  double t0 = now ();
+  double t0 = gb_now ();
   for (int i = 0; i < n_bands; i++)
     {
       int r0, r1;
@@ -270,7 +261,7 @@ run_whole_image_locked (job *j)
   GB_CUDA_TRY (cudaStreamSynchronize (s), GB_ERR_CUDA_COPY);
   if (report_progress (j, 0.3))
     return GB_ERR_CANCELLED;
-  double t1 = now ();
+  double t1 = gb_now ();
   float *result = nullptr;
   st = gb_cuda_blur_device (j->p, j->ax, j->ay,
                             gb_ctx.d_a, gb_ctx.d_b, gb_ctx.d_c, j->w, j->h,
@@ -281,7 +272,7 @@ run_whole_image_locked (job *j)
     return st;
   if (report_progress (j, 0.7))
     return GB_ERR_CANCELLED;
-  double t2 = now ();
+  double t2 = gb_now ();
   if ((st = gb_cuda_copy_fault ()) != GB_OK)
     return st;
   GB_CUDA_TRY (cudaMemcpyAsync (gb_ctx.h_stage, result, bytes,
@@ -289,7 +280,7 @@ run_whole_image_locked (job *j)
   GB_CUDA_TRY (cudaStreamSynchronize (s), GB_ERR_CUDA_COPY);
   copy_rows (j->dst->data, j->dst->stride, gb_ctx.h_stage, j->row_floats,
              row_bytes, j->h);
-  double t3 = now ();
+  double t3 = gb_now ();
   if (j->report)
     {
       j->report->seconds_upload = t1 - t0;

@@ -9,19 +9,10 @@
  * Nothing is written before the whole blur succeeded on the device; a
  * failure leaves the caller free to redo everything on the CPU. */
 #include <stdio.h>
-#include <time.h>
 
 #include "cuda_internal.h"
 
 namespace {
-
-double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
 
 struct run
 {
@@ -69,9 +60,9 @@ upload (run *j, size_t row, int band)
       cudaEvent_t ev = gb_ctx.ring_ev[i % GB_RING_SLOTS];
       if (i >= GB_RING_SLOTS)   /* the slot's last upload must be done */
         GB_CUDA_TRY (cudaEventSynchronize (ev), GB_ERR_CUDA_COPY);
-      double t = now ();
+      double t = gb_now ();
       gb_status st = io->read (io->user, y, rows, slot (i), row);
-      j->r->seconds_read += now () - t;
+      j->r->seconds_read += gb_now () - t;
       if (st != GB_OK)
         return st;
       if ((st = gb_cuda_copy_fault ()) != GB_OK)
@@ -84,9 +75,9 @@ upload (run *j, size_t row, int band)
       if (cancelled (j, 0.4 * (y + rows) / io->height))
         return GB_ERR_CANCELLED;
     }
-  double t = now ();
+  double t = gb_now ();
   GB_CUDA_TRY (cudaStreamSynchronize (j->s), GB_ERR_CUDA_COPY);
-  j->r->seconds_upload = now () - t;   /* what reading did not hide */
+  j->r->seconds_upload = gb_now () - t;   /* what reading did not hide */
   return GB_OK;
 }
 
@@ -119,13 +110,13 @@ download (run *j, size_t row, int band)
     {
       const int y = i * band;
       const int rows = band < io->out_height - y ? band : io->out_height - y;
-      double t = now ();
+      double t = gb_now ();
       GB_CUDA_TRY (cudaEventSynchronize (gb_ctx.ring_ev[i % GB_RING_SLOTS]),
                    GB_ERR_CUDA_COPY);
-      j->r->seconds_download += now () - t;
-      t = now ();
+      j->r->seconds_download += gb_now () - t;
+      t = gb_now ();
       st = io->write (io->user, y, rows, slot (i), row);
-      j->r->seconds_write += now () - t;
+      j->r->seconds_write += gb_now () - t;
       if (st == GB_OK && i + GB_RING_SLOTS < n)
         st = queue_download (j, i + GB_RING_SLOTS, row, band);
       if (st == GB_OK && cancelled (j, 0.6 + 0.4 * (y + rows) / io->out_height))
@@ -137,12 +128,12 @@ download (run *j, size_t row, int band)
 /* One device phase, timed to its end. */
 #define TIMED(field, call)                                               \
   do {                                                                   \
-    double t_ = now ();                                                  \
+    double t_ = gb_now ();                                                  \
     gb_status st_ = (call);                                              \
     if (st_ != GB_OK)                                                    \
       return st_;                                                        \
     GB_CUDA_TRY (cudaStreamSynchronize (j->s), GB_ERR_CUDA_LAUNCH);      \
-    j->r->field += now () - t_;                                          \
+    j->r->field += gb_now () - t_;                                          \
   } while (0)
 
 gb_status
@@ -156,12 +147,12 @@ run_locked (run *j)
   const int three = gb_cuda_whole_image (j->ax)
                     || gb_cuda_whole_image (j->ay);
 
-  double t = now ();
+  double t = gb_now ();
   gb_status st = gb_cuda_ensure_float_locked ((size_t) w * h * c
                                               * sizeof (float), three);
   if (st == GB_OK)
     st = gb_cuda_ensure_native_locked (row * (size_t) h);
-  j->r->seconds_startup += now () - t;
+  j->r->seconds_startup += gb_now () - t;
   if (st != GB_OK)
     return st;
 
@@ -200,9 +191,9 @@ gb_cuda_run_native (const gb_params *params, gb_algorithm ax,
   run j = { params, ax, ay, io, progress, user, report, nullptr };
   gb_cuda_lock ();
   gb_cuda_clear_error ();
-  double t = now ();
+  double t = gb_now ();
   gb_status st = gb_cuda_init_locked ();
-  report->seconds_startup += now () - t;
+  report->seconds_startup += gb_now () - t;
   if (gb_cuda_simulated (st))
     st = gb_cuda_simulated_failure ();
   else if (st == GB_OK)

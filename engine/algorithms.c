@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "algorithms.h"
+#include "backend.h"
 #include "cpu_backend.h"
 
 /* Marks messages for the plug-in's translation catalogues (xgettext
@@ -17,6 +18,7 @@ typedef struct
 {
   gb_algorithm_info info;
   gb_cpu_filter cpu;
+  int banded;   /* filters bands of rows as they arrive (see algorithms.h) */
 } row;
 
 static const row rows[GB_ALGO_COUNT] = {
@@ -29,35 +31,35 @@ static const row rows[GB_ALGO_COUNT] = {
              "the FIR filter up to sigma %g on the CPU and %g on the GPU, "
              "Deriche's recursive filter above."),
       GB_USES_TAPS, 4.0, 0.0, 1 },
-    NULL },
+    NULL, 0 },
   [GB_ALGO_FIR] = {
     { GB_ALGO_FIR, "fir", GB_N_ ("FIR (separable)"),
       "separable FIR, taps to 3 sigma",
       GB_N_ ("Separable FIR filter: exact to 3 sigma; best for small "
              "standard deviations."),
       GB_USES_TAPS, 3.0, 0.0, 1 },
-    gb_cpu_fir },
+    gb_cpu_fir, 1 },
   [GB_ALGO_YVRG] = {
     { GB_ALGO_YVRG, "yvrg", GB_N_ ("Young-van Vliet (recursive)"),
       "Young-van Vliet recursive",
       GB_N_ ("Young-van Vliet recursive filter: time independent of sigma; "
              "good up to sigma 100."),
       0, 4.0, GB_SIGMA_RECURSIVE_MIN, 1 },
-    gb_cpu_recursive },
+    gb_cpu_recursive, 0 },
   [GB_ALGO_YVRG_TWO_WAY] = {
     { GB_ALGO_YVRG_TWO_WAY, "yvrg-two-way", GB_N_ ("Young-van Vliet, two-way"),
       "two-way partitioned recursive",
       GB_N_ ("Two-way partitioned Young-van Vliet filter: faster on the GPU "
              "for small images, less accurate."),
       0, 4.0, GB_SIGMA_RECURSIVE_MIN, 1 },
-    gb_cpu_recursive },
+    gb_cpu_recursive, 0 },
   [GB_ALGO_DERICHE] = {
     { GB_ALGO_DERICHE, "deriche", GB_N_ ("Deriche (recursive)"),
       "Deriche recursive",
       GB_N_ ("Deriche's recursive filter: time independent of sigma and "
              "accurate at any sigma; best for large standard deviations."),
       0, 4.0, GB_SIGMA_RECURSIVE_MIN, 1 },
-    gb_cpu_recursive },
+    gb_cpu_recursive, 0 },
   [GB_ALGO_EDGE_EXACT] = {
     { GB_ALGO_EDGE_EXACT, "edge-aware", GB_N_ ("Edge-aware (exact)"),
       "domain transform, exact Algorithm A",
@@ -65,7 +67,7 @@ static const row rows[GB_ALGO_COUNT] = {
              "smooths detail but keeps edges whose colour difference is "
              "well above the range sigma."),
       GB_USES_RANGE_SIGMA | GB_USES_ITERATIONS, 4.0, 0.0, 1 },
-    gb_cpu_edge },
+    gb_cpu_edge, 0 },
   [GB_ALGO_EDGE_PARTITIONED] = {
     { GB_ALGO_EDGE_PARTITIONED, "edge-aware-partitioned",
       GB_N_ ("Edge-aware (partitioned)"),
@@ -74,7 +76,7 @@ static const row rows[GB_ALGO_COUNT] = {
              "faster on the GPU, approximate at block boundaries."),
       GB_USES_RANGE_SIGMA | GB_USES_ITERATIONS | GB_USES_KAPPA, 4.0, 0.0,
       1 },
-    gb_cpu_edge },
+    gb_cpu_edge, 0 },
 };
 
 const gb_algorithm_info *
@@ -91,4 +93,11 @@ gb_algorithm_cpu (gb_algorithm algorithm)
   if ((int) algorithm < 0 || algorithm >= GB_ALGO_COUNT)
     return NULL;
   return rows[algorithm].cpu;
+}
+
+int
+gb_algorithm_banded (gb_algorithm algorithm)
+{
+  return (int) algorithm >= 0 && algorithm < GB_ALGO_COUNT
+         && rows[algorithm].banded;
 }

@@ -1,5 +1,6 @@
 /* The algorithm registry's engine-internal part: each algorithm's CPU
- * entry (the rest of its row is public: gb_algorithm_info). */
+ * entry (the rest of its row is public, gb_algorithm_info, or asked by
+ * both backends: gb_algorithm_banded in backend.h). */
 #ifndef GB_ALGORITHMS_H
 #define GB_ALGORITHMS_H
 

@@ -12,6 +12,16 @@
 extern "C" {
 #endif
 
+/* Whether the algorithm filters bands of rows as they arrive, needing
+ * only its reach of rows around each band (the FIR), rather than the
+ * whole image at once (the recursive and edge-aware filters): both
+ * backends size their buffers and order their I/O by it.  A registry
+ * field (engine/algorithms.c). */
+int gb_algorithm_banded (gb_algorithm algorithm);
+
+/* Monotonic seconds, for the report's stage times. */
+double gb_now (void);
+
 /* Whether this build has a CUDA backend (the stub: only the simulated
  * device of fault injection); answers without touching CUDA. */
 int gb_cuda_built (void);

@@ -221,21 +221,6 @@ gb_plan_use_cpu (const gb_params *params, gb_plan *plan)
   resolve_axes (params, GB_BACKEND_CPU, plan);
 }
 
-/* Progress of one axis run mapped into its share of the whole. */
-typedef struct
-{
-  gb_progress_fn fn;
-  void *user;
-  double base, span;
-} share;
-
-static int
-on_share (double fraction, void *user)
-{
-  const share *s = user;
-  return s->fn (s->base + s->span * fraction, s->user);
-}
-
 /* Both axes on the CPU: one run, or rows then columns in place when they
  * take different algorithms. */
 gb_status
@@ -249,8 +234,8 @@ gb_plan_run_cpu (const gb_plan *plan, const gb_image *src, const gb_image *dst,
       p.algorithm = plan->ax;
       return gb_cpu_run (&p, src, dst, progress ? &span : NULL, r);
     }
-  share s = { progress, user, 0.0, 0.5 };
-  gb_progress_span span = { progress ? on_share : NULL, &s, 0.0, 1.0 };
+  gb_progress_span s = { progress, user, 0.0, 0.5 };
+  gb_progress_span span = { progress ? gb_progress_span_report : NULL, &s, 0.0, 1.0 };
   p.algorithm = plan->ax;
   p.sigma_y = 0.0;
   gb_status st = gb_cpu_run (&p, src, dst, progress ? &span : NULL, r);

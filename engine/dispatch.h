@@ -38,7 +38,4 @@ void gb_note_gpu_failure (gb_status st, gb_report *r);
  * work (as opposed to the caller's, or a cancel). */
 int gb_gpu_fell_over (gb_status st);
 
-/* Monotonic seconds. */
-double gb_now (void);
-
 #endif

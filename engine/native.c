@@ -60,21 +60,6 @@ report_progress (gb_progress_fn progress, void *user, double f)
   return progress && progress (f, user);
 }
 
-/* Progress of a stage mapped into [base, base + span]. */
-typedef struct
-{
-  gb_progress_fn fn;
-  void *user;
-  double base, span;
-} stage;
-
-static int
-on_stage (double f, void *user)
-{
-  const stage *s = user;
-  return s->fn (s->base + s->span * f, s->user);
-}
-
 /* No axis moves a pixel: the output rectangle goes back as it came. */
 static gb_status
 copy_through (const gb_native_io *io, gb_report *r)
@@ -133,9 +118,9 @@ cpu_native (const gb_plan *plan, const gb_native_io *io,
   if (st == GB_OK)
     {
       gb_image img = { work, w, h, c, wrow };
-      stage s = { progress, user, 0.3, 0.5 };
+      gb_progress_span s = { progress, user, 0.3, 0.5 };
       double t = gb_now ();
-      st = gb_plan_run_cpu (plan, &img, &img, progress ? on_stage : NULL, &s,
+      st = gb_plan_run_cpu (plan, &img, &img, progress ? gb_progress_span_report : NULL, &s,
                             r);
       r->seconds_compute += gb_now () - t;
     }
@@ -213,7 +198,7 @@ memory_write (void *user, int y, int rows, const void *src, size_t stride)
 static int
 whole_image (gb_algorithm a)
 {
-  return a != GB_ALGO_FIR;
+  return !gb_algorithm_banded (a);
 }
 
 /* Reads the whole area into memory while another thread starts CUDA.
@@ -275,8 +260,8 @@ gb_native_memory (const gb_params *params, const gb_native_io *io)
                                                params->sigma_y,
                                                GB_BACKEND_CPU);
   size_t filter = threads * 2 * sizeof (float) * (w > h ? w : h) * 16 * c;
-  if (a == GB_ALGO_EDGE_EXACT || a == GB_ALGO_EDGE_PARTITIONED)
-    filter += 2 * sizeof (float) * w * h;
+  if (gb_algorithm_get (a)->uses & GB_USES_RANGE_SIGMA)
+    filter += 2 * sizeof (float) * w * h;   /* the edge-aware spacings */
   const size_t cpu = work + row * (size_t) band_rows (row, (int) h) + filter;
   /* A cold GPU holds the image as read; pinned bands are 24 MiB. */
   const size_t gpu = row * h + (24u << 20);
@@ -312,7 +297,7 @@ gb_blur_native (const gb_params *params, const gb_native_io *io,
   const gb_native_io *use = io;
   memory_io mem = { io, NULL, 0 };
   gb_native_io from_memory;
-  stage rest = { progress, user, 0.0, 1.0 };
+  gb_progress_span rest = { progress, user, 0.0, 1.0 };
   if (plan.gpu && cold)
     {
       warm_up wu;
@@ -349,7 +334,7 @@ gb_blur_native (const gb_params *params, const gb_native_io *io,
         }
     }
 
-  gb_progress_fn p = progress ? on_stage : NULL;
+  gb_progress_fn p = progress ? gb_progress_span_report : NULL;
   if (plan.gpu)
     {
       const double read_before = r->seconds_read;

@@ -152,3 +152,10 @@ out:
   free (tids);
   return status;
 }
+
+int
+gb_progress_span_report (double fraction, void *span)
+{
+  const gb_progress_span *s = span;
+  return s->fn (s->base + s->span * fraction, s->user);
+}

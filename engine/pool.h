@@ -18,6 +18,10 @@ typedef struct
   double span;
 } gb_progress_span;
 
+/* A gb_progress_fn whose user is a gb_progress_span: reports fraction of
+ * the stage as base + span * fraction to the span's own fn and user. */
+int gb_progress_span_report (double fraction, void *span);
+
 /* Runs item(ctx, i, scratch) for i in [0, n_items).  Each worker gets its
  * own zeroed scratch of scratch_bytes (may be 0).  Returns GB_OK,
  * GB_ERR_CANCELLED, GB_ERR_NO_MEMORY or GB_ERR_THREAD. */

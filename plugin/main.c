@@ -12,12 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dialog.h"
 #include "procedure.h"
 #include "render.h"
 #include "plugin-intl.h"
 #include "resident.h"
 #include "timing.h"
-#include "../ui/dialog.h"
 
 static void query (void);
 static void run (const gchar *name, gint nparams, const GimpParam *param,
@@ -103,9 +103,9 @@ static void
 query (void)
 {
   cudablur_procedure_init ();
-  gimp_plugin_domain_register (GETTEXT_PACKAGE, CUDABLUR_LOCALE_DIR ());
-  /* The Help button's page: help/gimp-help.xml maps PLUG_IN_HELP to it. */
-  gchar *help_uri = g_filename_to_uri (HELPDIR, NULL, NULL);
+  gimp_plugin_domain_register (GETTEXT_PACKAGE, cudablur_locale_dir ());
+  /* The Help button's page: help/en/gimp-help.xml maps PLUG_IN_HELP to it. */
+  gchar *help_uri = g_filename_to_uri (cudablur_help_dir (), NULL, NULL);
   if (help_uri)
     gimp_plugin_help_register (PLUG_IN_HELP_DOMAIN, help_uri);
   g_free (help_uri);

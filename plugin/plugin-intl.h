@@ -5,15 +5,11 @@
 
 #include <glib/gi18n-lib.h>
 
-/* Where the catalogues are: LOCALEDIR, or $CUDABLUR_LOCALEDIR (tests run
- * the plug-in uninstalled with the build tree's catalogues). */
-#define CUDABLUR_LOCALE_DIR()                                             \
-  (g_getenv ("CUDABLUR_LOCALEDIR") ? g_getenv ("CUDABLUR_LOCALEDIR")      \
-                                   : LOCALEDIR)
+#include "paths.h"
 
 #define INIT_I18N()                                                       \
   G_STMT_START {                                                          \
-    bindtextdomain (GETTEXT_PACKAGE, CUDABLUR_LOCALE_DIR ());             \
+    bindtextdomain (GETTEXT_PACKAGE, cudablur_locale_dir ());             \
     bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");                   \
     textdomain (GETTEXT_PACKAGE);                                         \
   } G_STMT_END

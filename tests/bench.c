@@ -4,7 +4,9 @@
  * present, and the CPU backend.  Prints a Markdown table.
  *
  *   tests/bench [--quick] [--no-cpu]
- */
+ *
+ * Then the FIR against Deriche by sigma (auto's crossover), the recursive
+ * filters' kernel time against sigma and the edge-aware kernels. */
 #include "config.h"
 
 #define _POSIX_C_SOURCE 200809L
@@ -168,8 +170,9 @@ run_algorithm (gb_algorithm a, const char *label, double sigma,
   p.algorithm = a;
   p.sigma_x = p.sigma_y = sigma;
 #ifdef HAVE_CUDA
+  const int tap_modes = gb_algorithm_get (a)->uses & GB_USES_TAPS ? 2 : 1;
   if (gpu)
-    for (int taps = 0; taps < (a == GB_ALGO_FIR ? 2 : 1); taps++)
+    for (int taps = 0; taps < tap_modes; taps++)
       {
         char method[64];
         double kms = -1, full;
@@ -179,8 +182,8 @@ run_algorithm (gb_algorithm a, const char *label, double sigma,
                                a == GB_ALGO_FIR ? 20 : 7, &kms);
         full = time_blur (&p, src, dst, 5, &rep);
         snprintf (method, sizeof method, "%s%s", gb_algorithm_name (a),
-                  a != GB_ALGO_FIR ? "" : taps ? " (incremental taps)"
-                                              : " (table taps)");
+                  tap_modes == 1 ? "" : taps ? " (incremental taps)"
+                                             : " (table taps)");
         row (label, sigma, method, "cuda", kms, copy_ms, mpx, full);
       }
 #else
@@ -196,10 +199,19 @@ run_algorithm (gb_algorithm a, const char *label, double sigma,
     }
 }
 
+/* Whether the main table times the algorithm: every one but auto (which
+ * becomes one of the others) and the edge-aware ones (their own table). */
+static int
+in_main_table (gb_algorithm a)
+{
+  const gb_algorithm_info *info = gb_algorithm_get (a);
+  return a != GB_ALGO_AUTO && !(info->uses & GB_USES_RANGE_SIGMA);
+}
+
 /* Recursive kernel time against sigma, and the two-way filter against
  * one line per thread on the paper's 512x512 grey image. */
 static void
-recursive_extras (int gpu, int no_cpu)
+recursive_extras (int gpu)
 {
   if (!gpu)
     return;
@@ -208,8 +220,8 @@ recursive_extras (int gpu, int no_cpu)
   static const struct { int w, h, c; } shapes[] = {
     { 3840, 2160, 4 }, { 512, 512, 1 }, { 512, 512, 4 } };
   for (int s = 0; s < 3; s++)
-    for (int a = GB_ALGO_YVRG; a <= GB_ALGO_DERICHE; a++)
-      for (int k = 0; k < 2; k++)
+    for (int a = 0; a < GB_ALGO_COUNT; a++)
+      for (int k = 0; k < 2 && gb_algorithm_get (a)->fir_below > 0; k++)
         {
           gb_params p;
           double ms = -1;
@@ -225,26 +237,88 @@ recursive_extras (int gpu, int no_cpu)
   /* Edge-aware: the paper's case, 2048x2048 RGBA, 2 iterations. */
   printf ("\n| image | sigma | range sigma | method | blocks per line "
           "| kernel ms |\n|---|---|---|---|---|---|\n");
-  static const int bps[] = { 1, 0, 8, 16, 32 };
-  for (int b = 0; b < 5; b++)
-    for (int k = 0; k < 2; k++)
+  static const int bps[] = { 0, 4, 8, 16, 32 };
+  /* Block counts for the algorithms that split lines into blocks (those
+   * with kappa); the others run whole lines. */
+  for (int a = 0; a < GB_ALGO_COUNT; a++)
+    for (int b = 0; b < 5 && (gb_algorithm_get (a)->uses
+                              & GB_USES_RANGE_SIGMA); b++)
+      for (int k = 0; k < 2; k++)
       {
+        const int blocks = gb_algorithm_get (a)->uses & GB_USES_KAPPA;
+        if (!blocks && b > 0)
+          break;
         gb_params p;
         double ms = -1;
         gb_params_init (&p);
-        p.algorithm = b ? GB_ALGO_EDGE_PARTITIONED : GB_ALGO_EDGE_EXACT;
-        p.blocks_per_stripe = bps[b];
+        p.algorithm = (gb_algorithm) a;
+        p.blocks_per_stripe = blocks ? bps[b] : 0;
         p.sigma_x = p.sigma_y = k ? 200.0 : 50.0;
         p.range_sigma = k ? 150.0 : 50.0;
         p.backend = GB_BACKEND_CUDA;
         gb_cuda_bench_kernels (&p, 2048, 2048, 4, 7, &ms);
+        char per_line[16];
+        snprintf (per_line, sizeof per_line, "%d", bps[b]);
         printf ("| 2048x2048x4 | %g | %g | %s | %s | %.3f |\n", p.sigma_x,
                 p.range_sigma, gb_algorithm_name (p.algorithm),
-                b == 0 ? "1" : bps[b] ? (bps[b] == 8 ? "8" : bps[b] == 16
-                                         ? "16" : "32") : "auto", ms);
+                !blocks ? "1" : bps[b] ? per_line : "auto", ms);
       }
 #endif
-  (void) no_cpu;
+}
+
+/* Auto's crossover: the FIR against Deriche as sigma grows, whole calls
+ * on the CPU (1920x1080) and kernel time on the GPU (3840x2160), with
+ * the first sigma at which the FIR is the slower one beside the constant
+ * auto uses (GB_AUTO_FIR_MAX_SIGMA_*). */
+static void
+crossover_table (int gpu, int no_cpu, uint64_t *seed)
+{
+  static const double cpu_sigmas[] = { 1.5, 2, 2.5, 3, 3.5, 4, 5, 6, 8 };
+  static const double gpu_sigmas[] = { 10, 25, 50, 75, 100, 150, 200, 300 };
+  printf ("\n| backend | image | sigma | fir ms | deriche ms |\n"
+          "|---|---|---|---|---|\n");
+  for (int cuda = 0; cuda < 2; cuda++)
+    {
+      if ((cuda && !gpu) || (!cuda && no_cpu))
+        continue;
+      const int w = cuda ? 3840 : 1920, h = cuda ? 2160 : 1080;
+      const double *sig = cuda ? gpu_sigmas : cpu_sigmas;
+      const size_t ns = cuda ? sizeof gpu_sigmas / sizeof *gpu_sigmas
+                             : sizeof cpu_sigmas / sizeof *cpu_sigmas;
+      tu_image src, dst;
+      double first_slower = -1;
+      if (!tu_alloc (&src, w, h, 4, 0) || !tu_alloc (&dst, w, h, 4, 0))
+        return;
+      tu_fill_random (&src, seed);
+      for (size_t k = 0; k < ns; k++)
+        {
+          double ms[2] = { -1, -1 };
+          for (int d = 0; d < 2; d++)
+            {
+              gb_params p;
+              gb_report rep;
+              gb_params_init (&p);
+              p.algorithm = d ? GB_ALGO_DERICHE : GB_ALGO_FIR;
+              p.sigma_x = p.sigma_y = sig[k];
+              p.backend = cuda ? GB_BACKEND_CUDA : GB_BACKEND_CPU;
+#ifdef HAVE_CUDA
+              if (cuda)
+                gb_cuda_bench_kernels (&p, w, h, 4, 9, &ms[d]);
+              else
+#endif
+                ms[d] = time_blur (&p, &src, &dst, 5, &rep);
+            }
+          if (first_slower < 0 && ms[0] > ms[1])
+            first_slower = sig[k];
+          printf ("| %s | %dx%d | %g | %.3f | %.3f |\n", cuda ? "cuda" : "cpu",
+                  w, h, sig[k], ms[0], ms[1]);
+        }
+      printf ("| %s | crossover | FIR slower from sigma %g | auto's FIR "
+              "limit %g | |\n", cuda ? "cuda" : "cpu", first_slower,
+              cuda ? GB_AUTO_FIR_MAX_SIGMA_CUDA : GB_AUTO_FIR_MAX_SIGMA_CPU);
+      tu_free (&src);
+      tu_free (&dst);
+    }
 }
 
 int
@@ -278,7 +352,7 @@ main (int argc, char **argv)
           "transfers\" is a whole gb_blur call from host memory to host "
           "memory. \"x copy\" divides by the device-to-device copy of the "
           "same image measured in this run.\n\n",
-          gpu ? dev : dev, gb_cpu_threads ());
+          dev, gb_cpu_threads ());
   printf ("| image | sigma | method | backend | kernel ms | x copy | Mpx/s "
           "| with transfers ms |\n|---|---|---|---|---|---|---|---|\n");
 
@@ -286,7 +360,10 @@ main (int argc, char **argv)
     {
       int w = sizes[s].w, h = sizes[s].h;
       char label[32];
-      double mpx = (double) w * h / 1e6, copy_ms = -1.0;
+      double copy_ms = -1.0;
+#ifdef HAVE_CUDA
+      const double mpx = (double) w * h / 1e6;
+#endif
       snprintf (label, sizeof label, "%dx%d", w, h);
       tu_image src, dst;
       if (!tu_alloc (&src, w, h, 4, 0) || !tu_alloc (&dst, w, h, 4, 0))
@@ -302,9 +379,10 @@ main (int argc, char **argv)
 #endif
       for (size_t k = 0; k < 3; k++)
         {
-          for (int a = GB_ALGO_FIR; a <= GB_ALGO_DERICHE; a++)
-            run_algorithm ((gb_algorithm) a, label, sigmas[k], &src, &dst,
-                           gpu, copy_ms, no_cpu, s == 0 ? 3 : 1);
+          for (int a = 0; a < GB_ALGO_COUNT; a++)
+            if (in_main_table ((gb_algorithm) a))
+              run_algorithm ((gb_algorithm) a, label, sigmas[k], &src, &dst,
+                             gpu, copy_ms, no_cpu, s == 0 ? 3 : 1);
 #ifdef HAVE_NPP
           if (gpu)
             row (label, sigmas[k], "NPP FilterGaussAdvancedBorder", "cuda",
@@ -314,7 +392,8 @@ main (int argc, char **argv)
       tu_free (&src);
       tu_free (&dst);
     }
-  recursive_extras (gpu, no_cpu);
+  crossover_table (gpu, no_cpu, &seed);
+  recursive_extras (gpu);
   gb_shutdown ();
   return 0;
 }

@@ -56,10 +56,7 @@ engine_blur (gb_algorithm a, int naive, double sigma, const tu_image *src,
              tu_image *out)
 {
   gb_params p;
-  gb_params_init (&p);
-  p.algorithm = a;
-  p.backend = GB_BACKEND_CPU;
-  p.sigma_x = p.sigma_y = sigma;
+  tu_params_cpu (&p, a, sigma, sigma);
   p.naive_borders = naive;
   if (gb_blur (&p, &src->view, &out->view, NULL, NULL, NULL) != GB_OK)
     exit (1);

@@ -107,11 +107,7 @@ in_place (uint64_t *seed)
       for (size_t j = 0; j < work.view.stride * 60; j++)
         work.mem[j] = src.mem[j];
       gb_params p;
-      gb_params_init (&p);
-      p.algorithm = GB_ALGO_FIR;
-      p.backend = GB_BACKEND_CPU;
-      p.sigma_x = pairs[i][0];
-      p.sigma_y = pairs[i][1];
+      tu_params_cpu (&p, GB_ALGO_FIR, pairs[i][0], pairs[i][1]);
       gb_status st = gb_blur (&p, &work.view, &work.view, NULL, NULL, NULL);
       TU_CHECK (st == GB_OK, "in place: %s", gb_status_message (st));
       double err = tu_max_error_vs_reference (&src, &work, p.sigma_x,
@@ -134,10 +130,7 @@ constant_stays_constant (void)
         return;
       tu_fill_constant (&src, 0.7f);
       gb_params p;
-      gb_params_init (&p);
-      p.algorithm = GB_ALGO_FIR;
-      p.backend = GB_BACKEND_CPU;
-      p.sigma_x = p.sigma_y = big[i];
+      tu_params_cpu (&p, GB_ALGO_FIR, big[i], big[i]);
       TU_CHECK (gb_blur (&p, &src.view, &out.view, NULL, NULL, NULL) == GB_OK,
                 "constant blur");
       double worst = 0.0;
@@ -171,10 +164,7 @@ cancel_and_progress (uint64_t *seed)
     return;
   tu_fill_random (&src, seed);
   gb_params p;
-  gb_params_init (&p);
-  p.algorithm = GB_ALGO_FIR;
-  p.backend = GB_BACKEND_CPU;
-  p.sigma_x = p.sigma_y = 10.0;
+  tu_params_cpu (&p, GB_ALGO_FIR, 10.0, 10.0);
   calls = 0;
   gb_status st = gb_blur (&p, &src.view, &out.view, cancel_after_two, NULL,
                           NULL);

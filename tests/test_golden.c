@@ -63,11 +63,7 @@ float_case (gb_algorithm a, double sx, double sy, int w, int h, int c,
       return 0;
     }
   gb_params p;
-  gb_params_init (&p);
-  p.algorithm = a;
-  p.backend = GB_BACKEND_CPU;
-  p.sigma_x = sx;
-  p.sigma_y = sy;
+  tu_params_cpu (&p, a, sx, sy);
   p.range_sigma = 30.0;
   p.blocks_per_stripe = 8;
   gb_status st = gb_blur (&p, &src.view, &out.view, NULL, NULL, NULL);
@@ -92,10 +88,7 @@ native_case (gb_algorithm a, double s, golden *g)
   uint64_t seed = 0xfeedfacecafebeefull;
   tu_fill_native (&f, area, sizeof area, &seed);
   gb_params p;
-  gb_params_init (&p);
-  p.algorithm = a;
-  p.backend = GB_BACKEND_CPU;
-  p.sigma_x = p.sigma_y = s;
+  tu_params_cpu (&p, a, s, s);
   p.blocks_per_stripe = 8;
   tu_sink sink;
   gb_native_io io;

@@ -1,6 +1,6 @@
-/* The CUDA backend against the CPU backend: sizes, channels, sigmas, both
- * tap modes, strides, in place, multi-band pipelines.  Exits 77 (skipped)
- * where no GPU can be used. */
+/* The CUDA backend against the CPU backend (float pipeline): every
+ * algorithm, sizes, channels, sigmas, both tap modes, strides, in place,
+ * multi-band pipelines.  Exits 77 (skipped) where no GPU can be used. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,25 +8,36 @@
 
 #include "testutil.h"
 
-static gb_algorithm algorithm = GB_ALGO_FIR;
-/* Edge-aware parameters of the next comparisons. */
-static double range_sigma = 50.0;
-static int blocks = 4, iterations = 2;
-static gb_edge_interpolation interpolation = GB_EDGE_HOLD;
+/* What a comparison blurs with, besides the sigmas. */
+typedef struct
+{
+  gb_algorithm algorithm;
+  double range_sigma;
+  int blocks, iterations;
+  gb_edge_interpolation interpolation;
+  gb_taps_mode taps;     /* the GPU's; the CPU reference uses the table */
+} options;
+
+static options
+with_algorithm (gb_algorithm a)
+{
+  options o = { a, 50.0, 4, 2, GB_EDGE_HOLD, GB_TAPS_TABLE };
+  return o;
+}
 
 static int
-blur_with (gb_backend backend, gb_taps_mode taps, double sx, double sy,
+blur_with (const options *o, gb_backend backend, double sx, double sy,
            const tu_image *src, tu_image *out, gb_report *rep)
 {
   gb_params p;
   gb_params_init (&p);
-  p.algorithm = algorithm;
+  p.algorithm = o->algorithm;
   p.backend = backend;
-  p.range_sigma = range_sigma;
-  p.blocks_per_stripe = blocks;
-  p.iterations = iterations;
-  p.edge_interpolation = interpolation;
-  p.taps = taps;
+  p.range_sigma = o->range_sigma;
+  p.blocks_per_stripe = o->blocks;
+  p.iterations = o->iterations;
+  p.edge_interpolation = o->interpolation;
+  p.taps = backend == GB_BACKEND_CUDA ? o->taps : GB_TAPS_TABLE;
   p.sigma_x = sx;
   p.sigma_y = sy;
   gb_status st = gb_blur (&p, &src->view, &out->view, NULL, NULL, rep);
@@ -36,8 +47,8 @@ blur_with (gb_backend backend, gb_taps_mode taps, double sx, double sy,
 }
 
 static void
-compare_one (const char *what, const tu_image *src, double sx, double sy,
-             gb_taps_mode taps, int pad)
+compare_one (const options *o, const char *what, const tu_image *src,
+             double sx, double sy, int pad)
 {
   const gb_image *v = &src->view;
   tu_image gpu, cpu;
@@ -48,8 +59,8 @@ compare_one (const char *what, const tu_image *src, double sx, double sy,
       TU_CHECK (0, "allocation");
       return;
     }
-  if (blur_with (GB_BACKEND_CUDA, taps, sx, sy, src, &gpu, &rep)
-      && blur_with (GB_BACKEND_CPU, GB_TAPS_TABLE, sx, sy, src, &cpu, NULL))
+  if (blur_with (o, GB_BACKEND_CUDA, sx, sy, src, &gpu, &rep)
+      && blur_with (o, GB_BACKEND_CPU, sx, sy, src, &cpu, NULL))
     {
       TU_CHECK (rep.backend_used == GB_BACKEND_CUDA, "%s: ran on %s (%s)",
                 what, gb_backend_name (rep.backend_used), rep.reason);
@@ -63,19 +74,194 @@ compare_one (const char *what, const tu_image *src, double sx, double sy,
       /* Past sigma 100 (hundreds to thousands of taps) the two backends'
        * float sums differ in order more than the matrix's 1e-6 allows. */
       double l2_max = fmax (sx, sy) > 100 ? 4e-6 : 1e-6;
+      double mx_max = 1e-5;
       /* The edge-aware kernels use single-precision complex arithmetic, as
        * the paper does; the CPU uses double. */
-      double mx_max = 1e-5;
-      if (algorithm == GB_ALGO_EDGE_EXACT
-          || algorithm == GB_ALGO_EDGE_PARTITIONED)
+      if (tu_uses (o->algorithm, GB_USES_RANGE_SIGMA))
         l2_max = 1e-4, mx_max = 1e-3;
       TU_CHECK (l2 <= l2_max && mx <= mx_max,
                 "%s %s %dx%dx%d sx=%g sy=%g taps=%d: rel L2 %.3g, max %.3g",
-                gb_algorithm_name (algorithm), what, v->width, v->height,
-                v->channels, sx, sy, (int) taps, l2, mx);
+                gb_algorithm_name (o->algorithm), what, v->width, v->height,
+                v->channels, sx, sy, (int) o->taps, l2, mx);
     }
   tu_free (&gpu);
   tu_free (&cpu);
+}
+
+/* The FIR over sizes from 1x1, every channel count, both tap modes. */
+static void
+fir_matrix (uint64_t *seed, int quick)
+{
+  static const double sigmas[] = { 0.5, 1.0, 2.5, 7.0, 30.0 };
+  static const struct { int w, h, pad; } sizes[] = {
+    { 1, 1, 0 }, { 1, 57, 3 }, { 61, 1, 0 }, { 37, 23, 5 }, { 1000, 700, 0 },
+  };
+  options o = with_algorithm (GB_ALGO_FIR);
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0] - (quick ? 1 : 0); s++)
+    for (int c = 1; c <= 4; c++)
+      {
+        tu_image src;
+        if (!tu_alloc (&src, sizes[s].w, sizes[s].h, c, sizes[s].pad))
+          continue;
+        tu_fill_random (&src, seed);
+        for (size_t k = 0; k < sizeof sigmas / sizeof sigmas[0]; k++)
+          for (int taps = 0; taps < 2; taps++)
+            {
+              o.taps = (gb_taps_mode) taps;
+              compare_one (&o, "random", &src, sigmas[k], sigmas[k],
+                           sizes[s].pad ? 1 : 0);
+            }
+        tu_free (&src);
+      }
+}
+
+/* Single axis, anisotropic, radii past one shared-memory chunk. */
+static void
+fir_pairs (uint64_t *seed)
+{
+  static const double pairs[][2] = { { 3, 0 }, { 0, 4.5 }, { 0.5, 12 },
+                                     { 40, 2 }, { 150, 90 }, { 1500, 0.7 } };
+  options o = with_algorithm (GB_ALGO_FIR);
+  tu_image src;
+  if (!tu_alloc (&src, 301, 203, 4, 4))
+    return;
+  tu_fill_random (&src, seed);
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+    for (int taps = 0; taps < 2; taps++)
+      {
+        o.taps = (gb_taps_mode) taps;
+        compare_one (&o, "pairs", &src, pairs[i][0], pairs[i][1], 2);
+      }
+  tu_free (&src);
+}
+
+/* Real photographs, and an image big enough for several pipeline bands. */
+static void
+fir_photos_and_bands (uint64_t *seed, int quick)
+{
+  static const char *files[] = { "astronaut.ppm", "coffee.ppm", "camera.pgm" };
+  options o = with_algorithm (GB_ALGO_FIR);
+  for (int f = 0; f < 3; f++)
+    for (int c = 1; c <= 4; c += 3)
+      {
+        tu_image src;
+        if (!tu_load_pnm (&src, files[f], c, 0))
+          {
+            TU_CHECK (0, "load %s", files[f]);
+            continue;
+          }
+        o.taps = GB_TAPS_TABLE;
+        compare_one (&o, files[f], &src, 2.0, 2.0, 0);
+        o.taps = GB_TAPS_INCREMENTAL;
+        compare_one (&o, files[f], &src, 25.0, 10.0, 0);
+        tu_free (&src);
+      }
+  tu_image big;
+  if (!quick && tu_alloc (&big, 3001, 2003, 4, 0))
+    {
+      tu_fill_random (&big, seed);
+      o.taps = GB_TAPS_TABLE;
+      compare_one (&o, "bands", &big, 5.0, 5.0, 0);
+      o.taps = GB_TAPS_INCREMENTAL;
+      compare_one (&o, "bands fused", &big, 2.0, 1.0, 0);
+      tu_free (&big);
+    }
+}
+
+/* The recursive filters: odd sizes, all channel counts, small and very
+ * large sigma. */
+static void
+recursive_matrix (uint64_t *seed)
+{
+  static const double rs[] = { 0.8, 1.5, 5.0, 45.0, 500.0 };
+  static const struct { int w, h, pad; } rsz[] = {
+    { 1, 1, 0 }, { 1, 33, 1 }, { 47, 1, 0 }, { 2, 5, 0 }, { 37, 23, 3 },
+    { 640, 480, 0 } };
+  for (int a = 0; a < GB_ALGO_COUNT; a++)
+    {
+      if (!tu_recursive (a))
+        continue;
+      options o = with_algorithm ((gb_algorithm) a);
+      for (size_t z = 0; z < sizeof rsz / sizeof rsz[0]; z++)
+        for (int c = 1; c <= 4; c++)
+          {
+            tu_image src;
+            if (!tu_alloc (&src, rsz[z].w, rsz[z].h, c, rsz[z].pad))
+              continue;
+            tu_fill_random (&src, seed);
+            for (size_t k = 0; k < sizeof rs / sizeof rs[0]; k++)
+              compare_one (&o, "recursive", &src, rs[k], rs[k] * 0.7,
+                           rsz[z].pad);
+            tu_free (&src);
+          }
+    }
+}
+
+/* The edge-aware filters on photographs (both interpolations) and odd
+ * sizes. */
+static void
+edge_cases (uint64_t *seed)
+{
+  static const char *files[] = { "astronaut.ppm", "camera.pgm" };
+  static const struct { int w, h; } esz[] = { { 1, 1 }, { 1, 29 }, { 33, 1 },
+                                               { 37, 23 } };
+  for (int a = 0; a < GB_ALGO_COUNT; a++)
+    {
+      if (!tu_uses (a, GB_USES_RANGE_SIGMA))
+        continue;
+      options o = with_algorithm ((gb_algorithm) a);
+      for (int f = 0; f < 2; f++)
+        for (int c = 1; c <= 4; c += 3)
+          {
+            tu_image src;
+            if (!tu_load_pnm (&src, files[f], c, 0))
+              continue;
+            for (int k = 0; k < 2; k++)
+              {
+                o.interpolation = (gb_edge_interpolation) k;
+                o.range_sigma = k ? 100.0 : 20.0;
+                compare_one (&o, files[f], &src, 5.0, 5.0, 0);
+                compare_one (&o, files[f], &src, 50.0, 30.0, 0);
+              }
+            tu_free (&src);
+          }
+      o = with_algorithm ((gb_algorithm) a);
+      o.iterations = 3;
+      for (size_t z = 0; z < 4; z++)
+        for (int c = 1; c <= 4; c++)
+          {
+            tu_image src;
+            if (!tu_alloc (&src, esz[z].w, esz[z].h, c, 2))
+              continue;
+            tu_fill_random (&src, seed);
+            compare_one (&o, "edge sizes", &src, 4.0, 9.0, 1);
+            tu_free (&src);
+          }
+    }
+}
+
+/* In place: dst is the source view. */
+static void
+in_place (uint64_t *seed)
+{
+  options o = with_algorithm (GB_ALGO_FIR);
+  tu_image a, ref;
+  gb_report rep;
+  if (tu_alloc (&a, 640, 480, 4, 3) && tu_alloc (&ref, 640, 480, 4, 3))
+    {
+      tu_fill_random (&a, seed);
+      if (blur_with (&o, GB_BACKEND_CPU, 6, 3, &a, &ref, NULL)
+          && blur_with (&o, GB_BACKEND_CUDA, 6, 3, &a, &a, &rep))
+        {
+          double l2, mx;
+          tu_compare (&a, &ref, &l2, &mx);
+          TU_CHECK (rep.backend_used == GB_BACKEND_CUDA && l2 <= 1e-6
+                    && mx <= 1e-5, "in place: %s, L2 %.3g max %.3g",
+                    gb_backend_name (rep.backend_used), l2, mx);
+        }
+    }
+  tu_free (&a);
+  tu_free (&ref);
 }
 
 int
@@ -91,154 +277,12 @@ main (void)
   uint64_t seed = tu_seed ("test_gpu");
   /* GB_TEST_QUICK=1 leaves out the large images (for compute-sanitizer). */
   const int quick = getenv ("GB_TEST_QUICK") != NULL;
-
-  static const double sigmas[] = { 0.5, 1.0, 2.5, 7.0, 30.0 };
-  static const struct { int w, h, pad; } sizes[] = {
-    { 1, 1, 0 }, { 1, 57, 3 }, { 61, 1, 0 }, { 37, 23, 5 }, { 1000, 700, 0 },
-  };
-  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0] - (quick ? 1 : 0); s++)
-    for (int c = 1; c <= 4; c++)
-      {
-        tu_image src;
-        if (!tu_alloc (&src, sizes[s].w, sizes[s].h, c, sizes[s].pad))
-          continue;
-        tu_fill_random (&src, &seed);
-        for (size_t k = 0; k < sizeof sigmas / sizeof sigmas[0]; k++)
-          for (int taps = 0; taps < 2; taps++)
-            compare_one ("random", &src, sigmas[k], sigmas[k],
-                         (gb_taps_mode) taps, sizes[s].pad ? 1 : 0);
-        tu_free (&src);
-      }
-
-  /* Single axis, anisotropic, radii past one shared-memory chunk. */
-  {
-    static const double pairs[][2] = { { 3, 0 }, { 0, 4.5 }, { 0.5, 12 },
-                                       { 40, 2 }, { 150, 90 }, { 1500, 0.7 } };
-    tu_image src;
-    if (tu_alloc (&src, 301, 203, 4, 4))
-      {
-        tu_fill_random (&src, &seed);
-        for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
-          for (int taps = 0; taps < 2; taps++)
-            compare_one ("pairs", &src, pairs[i][0], pairs[i][1],
-                         (gb_taps_mode) taps, 2);
-        tu_free (&src);
-      }
-  }
-
-  /* Real photographs, and an image big enough for several pipeline bands. */
-  {
-    static const char *files[] = { "astronaut.ppm", "coffee.ppm", "camera.pgm" };
-    for (int f = 0; f < 3; f++)
-      for (int c = 1; c <= 4; c += 3)
-        {
-          tu_image src;
-          if (!tu_load_pnm (&src, files[f], c, 0))
-            {
-              TU_CHECK (0, "load %s", files[f]);
-              continue;
-            }
-          compare_one (files[f], &src, 2.0, 2.0, GB_TAPS_TABLE, 0);
-          compare_one (files[f], &src, 25.0, 10.0, GB_TAPS_INCREMENTAL, 0);
-          tu_free (&src);
-        }
-    tu_image big;
-    if (!quick && tu_alloc (&big, 3001, 2003, 4, 0))
-      {
-        tu_fill_random (&big, &seed);
-        compare_one ("bands", &big, 5.0, 5.0, GB_TAPS_TABLE, 0);
-        compare_one ("bands fused", &big, 2.0, 1.0, GB_TAPS_INCREMENTAL, 0);
-        tu_free (&big);
-      }
-  }
-
-  /* The recursive filters: GPU against CPU, both borders, odd sizes, all
-   * channel counts, small and very large sigma. */
-  {
-    static const double rs[] = { 0.8, 1.5, 5.0, 45.0, 500.0 };
-    static const struct { int w, h, pad; } rsz[] = {
-      { 1, 1, 0 }, { 1, 33, 1 }, { 47, 1, 0 }, { 2, 5, 0 }, { 37, 23, 3 },
-      { 640, 480, 0 } };
-    for (int a = GB_ALGO_YVRG; a <= GB_ALGO_DERICHE; a++)
-      for (size_t z = 0; z < sizeof rsz / sizeof rsz[0]; z++)
-        for (int c = 1; c <= 4; c++)
-          {
-            tu_image src;
-            if (!tu_alloc (&src, rsz[z].w, rsz[z].h, c, rsz[z].pad))
-              continue;
-            tu_fill_random (&src, &seed);
-            algorithm = (gb_algorithm) a;
-            for (size_t k = 0; k < sizeof rs / sizeof rs[0]; k++)
-              compare_one ("recursive", &src, rs[k], rs[k] * 0.7,
-                           GB_TAPS_TABLE, rsz[z].pad);
-            tu_free (&src);
-          }
-    algorithm = GB_ALGO_FIR;
-  }
-
-  /* Edge-aware A and C: GPU against CPU on photographs and odd sizes. */
-  {
-    static const char *files[] = { "astronaut.ppm", "camera.pgm" };
-    for (int f = 0; f < 2; f++)
-      for (int c = 1; c <= 4; c += 3)
-        {
-          tu_image src;
-          if (!tu_load_pnm (&src, files[f], c, 0))
-            continue;
-          for (int a = GB_ALGO_EDGE_EXACT; a <= GB_ALGO_EDGE_PARTITIONED; a++)
-            for (int k = 0; k < 2; k++)
-              {
-                algorithm = (gb_algorithm) a;
-                interpolation = (gb_edge_interpolation) k;
-                range_sigma = k ? 100.0 : 20.0;
-                compare_one (files[f], &src, 5.0, 5.0, GB_TAPS_TABLE, 0);
-                compare_one (files[f], &src, 50.0, 30.0, GB_TAPS_TABLE, 0);
-              }
-          tu_free (&src);
-        }
-    static const struct { int w, h; } esz[] = { { 1, 1 }, { 1, 29 }, { 33, 1 },
-                                                 { 37, 23 } };
-    for (size_t z = 0; z < 4; z++)
-      for (int c = 1; c <= 4; c++)
-        {
-          tu_image src;
-          if (!tu_alloc (&src, esz[z].w, esz[z].h, c, 2))
-            continue;
-          tu_fill_random (&src, &seed);
-          for (int a = GB_ALGO_EDGE_EXACT; a <= GB_ALGO_EDGE_PARTITIONED; a++)
-            {
-              algorithm = (gb_algorithm) a;
-              iterations = 3;
-              compare_one ("edge sizes", &src, 4.0, 9.0, GB_TAPS_TABLE, 1);
-            }
-          tu_free (&src);
-        }
-    algorithm = GB_ALGO_FIR;
-    iterations = 2;
-    interpolation = GB_EDGE_HOLD;
-    range_sigma = 50.0;
-  }
-
-  /* In place: dst is the source view. */
-  {
-    tu_image a, ref;
-    gb_report rep;
-    if (tu_alloc (&a, 640, 480, 4, 3) && tu_alloc (&ref, 640, 480, 4, 3))
-      {
-        tu_fill_random (&a, &seed);
-        if (blur_with (GB_BACKEND_CPU, GB_TAPS_TABLE, 6, 3, &a, &ref, NULL)
-            && blur_with (GB_BACKEND_CUDA, GB_TAPS_TABLE, 6, 3, &a, &a, &rep))
-          {
-            double l2, mx;
-            tu_compare (&a, &ref, &l2, &mx);
-            TU_CHECK (rep.backend_used == GB_BACKEND_CUDA && l2 <= 1e-6
-                      && mx <= 1e-5, "in place: %s, L2 %.3g max %.3g",
-                      gb_backend_name (rep.backend_used), l2, mx);
-          }
-      }
-    tu_free (&a);
-    tu_free (&ref);
-  }
+  fir_matrix (&seed, quick);
+  fir_pairs (&seed);
+  fir_photos_and_bands (&seed, quick);
+  recursive_matrix (&seed);
+  edge_cases (&seed);
+  in_place (&seed);
   gb_shutdown ();
   return tu_finish ("test_gpu");
 }

@@ -193,11 +193,7 @@ native_matches_float (const gb_pixel_format *f, gb_algorithm a, double sx,
   memset (got, 0xa5, orow * oh);
 
   gb_params p;
-  gb_params_init (&p);
-  p.algorithm = a;
-  p.backend = GB_BACKEND_CPU;
-  p.sigma_x = sx;
-  p.sigma_y = sy;
+  tu_params_cpu (&p, a, sx, sy);
   tu_sink s;
   gb_native_io io;
   tu_sink_init (&s, &io, f, area, w, h, ox, oy, ow, oh, got);

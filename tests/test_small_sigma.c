@@ -25,11 +25,7 @@ blur_line (gb_algorithm a, double sigma, double range_sigma, const float *in,
            float *out, int L)
 {
   gb_params p;
-  gb_params_init (&p);
-  p.algorithm = a;
-  p.backend = GB_BACKEND_CPU;
-  p.sigma_x = sigma;
-  p.sigma_y = 0.0;
+  tu_params_cpu (&p, a, sigma, 0.0);
   p.range_sigma = range_sigma;
   gb_image s = { (float *) in, L, 1, 1, (size_t) L };
   gb_image d = { out, L, 1, 1, (size_t) L };
@@ -53,11 +49,7 @@ identity_below_threshold (uint64_t *seed)
       for (int both = 0; both < 2; both++)
         {
           gb_params p;
-          gb_params_init (&p);
-          p.algorithm = (gb_algorithm) a;
-          p.backend = GB_BACKEND_CPU;
-          p.sigma_x = tiny[k];
-          p.sigma_y = both ? tiny[k] : 0.0;
+          tu_params_cpu (&p, (gb_algorithm) a, tiny[k], both ? tiny[k] : 0.0);
           tu_poison (&out);
           gb_status st = gb_blur (&p, &src.view, &out.view, NULL, NULL, NULL);
           TU_CHECK (st == GB_OK, "%s sigma %g: %s", gb_algorithm_name (a),
@@ -243,15 +235,13 @@ edge_range_sigma_finite (uint64_t *seed)
       return;
     }
   tu_fill_random (&src, seed);
-  for (int a = GB_ALGO_EDGE_EXACT; a <= GB_ALGO_EDGE_PARTITIONED; a++)
-    for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++)
+  for (int a = 0; a < GB_ALGO_COUNT; a++)
+    if (tu_uses (a, GB_USES_RANGE_SIGMA))
+      for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++)
       for (size_t k = 0; k < sizeof sigmas / sizeof sigmas[0]; k++)
         {
           gb_params p;
-          gb_params_init (&p);
-          p.algorithm = (gb_algorithm) a;
-          p.backend = GB_BACKEND_CPU;
-          p.sigma_x = p.sigma_y = sigmas[k];
+          tu_params_cpu (&p, (gb_algorithm) a, sigmas[k], sigmas[k]);
           p.range_sigma = ranges[r];
           tu_poison (&out);
           gb_status st = gb_blur (&p, &src.view, &out.view, NULL, NULL, NULL);

@@ -16,7 +16,7 @@ main (void)
       double s = sigmas[i];
       int r = gb_fir_radius (s);
       TU_CHECK (r == (int) ceil (3.0 * s), "radius of %g is %d", s, r);
-      /* Radius 3000 and beyond, as the issue asks, whatever sigma says. */
+      /* Radius 3000 and beyond, whatever sigma says. */
       int rr = r > 3000 ? r : 3000;
       double *d = malloc ((size_t) (rr + 1) * sizeof *d);
       double *q = malloc ((size_t) (rr + 1) * sizeof *q);

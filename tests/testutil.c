@@ -291,3 +291,27 @@ tu_finish (const char *test_name)
   printf ("%s: %d checks, %d failed\n", test_name, tu_checks, tu_failures);
   return tu_failures ? 1 : 0;
 }
+
+int
+tu_uses (int a, unsigned uses)
+{
+  const gb_algorithm_info *info = gb_algorithm_get ((gb_algorithm) a);
+  return info && (info->uses & uses) == uses;
+}
+
+int
+tu_recursive (int a)
+{
+  const gb_algorithm_info *info = gb_algorithm_get ((gb_algorithm) a);
+  return info && info->fir_below > 0.0;
+}
+
+void
+tu_params_cpu (gb_params *p, int algorithm, double sigma_x, double sigma_y)
+{
+  gb_params_init (p);
+  p->algorithm = (gb_algorithm) algorithm;
+  p->backend = GB_BACKEND_CPU;
+  p->sigma_x = sigma_x;
+  p->sigma_y = sigma_y;
+}

@@ -62,6 +62,17 @@ void tu_compare (const tu_image *a, const tu_image *b, double *rel_l2,
 /* Seed from GB_TEST_SEED or the clock, printed so a failure can be rerun. */
 uint64_t tu_seed (const char *test_name);
 
+/* Whether the registry says the algorithm uses the parameter (GB_USES_*),
+ * and whether it is a recursive filter (one with a FIR fallback below
+ * some sigma): the tests pick algorithms by what they are, not by
+ * number. */
+int tu_uses (int algorithm, unsigned uses);
+int tu_recursive (int algorithm);
+
+/* Default parameters with the algorithm and sigmas set, on the CPU. */
+void tu_params_cpu (gb_params *p, int algorithm, double sigma_x,
+                    double sigma_y);
+
 /* Exit status for "skipped" under automake. */
 #define TU_SKIP 77
 

@@ -14,7 +14,7 @@ plugindir=${GIMP2_DIRECTORY:-$HOME/.config/GIMP/2.10}/plug-ins
 ../configure --prefix="$HOME/.local" --with-plugindir="$plugindir"
 make -j"$(nproc)"
 make install
-echo "installed the plug-in into $plugindir"
+echo "installed the plug-in into $plugindir/cudablur"
 
 photo=/usr/lib/python3/dist-packages/skimage/data/astronaut.png
 [ -f "$photo" ] || photo="$top/tests/data/astronaut.ppm"

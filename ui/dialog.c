@@ -10,7 +10,8 @@
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
 
-#include "dialog.h"
+#include "../plugin/dialog.h"
+#include "../plugin/render.h"
 #include "../plugin/plugin-intl.h"
 
 /* Range sigmas the dialog offers: past a few hundred (on the 0-255 scale)

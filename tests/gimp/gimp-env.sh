@@ -1,6 +1,7 @@
 # Sourced by the GIMP test scripts: a private GIMP2_DIRECTORY in a fresh
-# temporary folder $tmp (removed on exit) holding the plug-in and the test
-# helper plug-in from the build tree $top_build.  $gimp_env_name names the
+# temporary folder $tmp (removed on exit) holding the plug-in (in its own
+# folder, $plugin_dir) and the test helper plug-in from the build tree
+# $top_build.  $gimp_env_name names the
 # folder (set it before sourcing: sh passes no arguments to ".").
 : "${srcdir:=.}"
 : "${builddir:=.}"
@@ -12,5 +13,17 @@ mkdir -p "$GIMP2_DIRECTORY/plug-ins"
 for d in brushes dynamics fonts gradients palettes patterns tool-presets; do
   mkdir -p "$GIMP2_DIRECTORY/$d"
 done
-cp "$top_build/plugin/cudablur" "$top_build/tests/gimp/cudablur-test" \
-   "$GIMP2_DIRECTORY/plug-ins/" || exit 99
+# The plug-in as a user copies it by hand: its folder, with the
+# catalogues and help pages beside the executable.
+plugin_dir="$GIMP2_DIRECTORY/plug-ins/cudablur"
+mkdir -p "$plugin_dir/help/en" || exit 99
+cp "$top_build/plugin/cudablur" "$plugin_dir/" || exit 99
+cp "$srcdir/help/en/index.html" "$srcdir/help/en/gimp-help.xml" \
+   "$plugin_dir/help/en/" || exit 99
+for lang in $(sed -e 's/#.*//' "$srcdir/po/LINGUAS"); do
+  mkdir -p "$plugin_dir/locale/$lang/LC_MESSAGES" || exit 99
+  cp "$top_build/po/$lang/LC_MESSAGES/gimp-cudablur.mo" \
+     "$plugin_dir/locale/$lang/LC_MESSAGES/" || exit 99
+done
+cp "$top_build/tests/gimp/cudablur-test" "$GIMP2_DIRECTORY/plug-ins/" \
+  || exit 99

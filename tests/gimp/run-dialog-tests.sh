@@ -14,7 +14,6 @@ for cmd in gimp xvfb-run xdotool import; do
 done
 gimp_env_name=dialog
 . "$srcdir/tests/gimp/gimp-env.sh"
-export CUDABLUR_LOCALEDIR="$top_build/po"
 export CUDABLUR_TEST_LOG="$tmp/results.log"
 export CUDABLUR_ARTEFACTS="${CUDABLUR_ARTEFACTS:-$top_build/tests/artefacts}"
 mkdir -p "$CUDABLUR_ARTEFACTS"

@@ -1,9 +1,10 @@
-/* The plug-in's dialog: algorithm and parameters, device, live preview. */
+/* The plug-in's dialog as the run modes need it: declared here, in the
+ * layer that calls it, and implemented in ui/ (which includes plugin/
+ * headers; nothing in plugin/ includes ui/). */
 #ifndef CUDABLUR_DIALOG_H
 #define CUDABLUR_DIALOG_H
 
-#include "../plugin/values.h"
-#include "../plugin/render.h"
+#include "values.h"
 
 /* Runs the dialog on vals; TRUE when the user pressed OK (vals then hold
  * the chosen values), FALSE on Cancel or close. */

@@ -9,12 +9,12 @@
  * shared memory).  Recursion states are double: at large sigma the
  * feedback coefficients sum to within 1e-8 of 1. */
 #include <math.h>
-#include <stdlib.h>
 
 #include <new>
 
 #include "cuda_internal.h"
 #include "../engine/coefficients.h"
+#include "../engine/pixel_math.h"
 
 namespace {
 
@@ -169,11 +169,11 @@ yvv_cols_kernel (const float *__restrict__ src, float *dst, int lines, int L,
         o1.v[ch] = o2.v[ch] = o3.v[ch] = p1.v[ch];
       else
         {
-          double d0 = p1.v[ch] - u.v[ch], d1 = p2.v[ch] - u.v[ch];
-          double d2 = p3.v[ch] - u.v[ch];
-          o1.v[ch] = u.v[ch] + k.M[0][0] * d0 + k.M[0][1] * d1 + k.M[0][2] * d2;
-          o2.v[ch] = u.v[ch] + k.M[1][0] * d0 + k.M[1][1] * d1 + k.M[1][2] * d2;
-          o3.v[ch] = u.v[ch] + k.M[2][0] * d0 + k.M[2][1] * d1 + k.M[2][2] * d2;
+          double o[3];
+          gb_yvv_right_start (k.M, p1.v[ch], p2.v[ch], p3.v[ch], u.v[ch], o);
+          o1.v[ch] = o[0];
+          o2.v[ch] = o[1];
+          o3.v[ch] = o[2];
         }
     }
   /* The anticausal pass reads back the float w it wrote; the recursion
@@ -187,7 +187,7 @@ yvv_cols_kernel (const float *__restrict__ src, float *dst, int lines, int L,
 template <int C>
 __global__ void
 twoway_cols_kernel (const float *__restrict__ src, float *dst, int lines,
-                    int L, yvv_k k, int fir_r, double fir_norm, double fir_q1)
+                    int L, yvv_k k, gb_fir_quotients k_fir)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   const int role = threadIdx.y, m = L / 2;
@@ -210,44 +210,15 @@ twoway_cols_kernel (const float *__restrict__ src, float *dst, int lines,
         }
       else if (role == 1)
         {
-          /* The FIR taps come by forward quotients in double (g *= q1,
-           * q1 *= q2), so no table needs uploading; eight taps' loads are
-           * in flight at a time, summed into four partial sums. */
-          constexpr int U = 8;
-          px<C> acc[4];
-          px<C> c = load<C> (xs + (size_t) m * pitch);
-          double g = fir_norm, q1 = fir_q1, q2 = fir_q1 * fir_q1;
+          /* The FIR taps come by forward quotients, so no table needs
+           * uploading. */
+          px<C> centre;
 #pragma unroll
           for (int ch = 0; ch < C; ch++)
-            {
-              acc[0].v[ch] = g * c.v[ch];
-              acc[1].v[ch] = acc[2].v[ch] = acc[3].v[ch] = 0.0;
-            }
-          for (int t0 = 1; t0 <= fir_r; t0 += U)
-            {
-              px<C> a[U], b[U];
-#pragma unroll
-              for (int u = 0; u < U; u++)
-                {
-                  int t = min (t0 + u, fir_r);
-                  a[u] = load<C> (xs + (size_t) max (m - t, 0) * pitch);
-                  b[u] = load<C> (xs + (size_t) min (m + t, L - 1) * pitch);
-                }
-#pragma unroll
-              for (int u = 0; u < U; u++)
-                {
-                  g *= q1;
-                  q1 *= q2;
-                  double wt = t0 + u <= fir_r ? g : 0.0;
-#pragma unroll
-                  for (int ch = 0; ch < C; ch++)
-                    acc[u & 3].v[ch] += wt * (a[u].v[ch] + b[u].v[ch]);
-                }
-            }
-#pragma unroll
-          for (int ch = 0; ch < C; ch++)
-            acc[0].v[ch] += (acc[1].v[ch] + acc[2].v[ch]) + acc[3].v[ch];
-          store<C> (ws + (size_t) m * pitch, acc[0]);
+            centre.v[ch] = gb_twoway_centre (xs + ch, (ptrdiff_t) pitch, L,
+                                             k_fir.radius, k_fir.norm,
+                                             k_fir.q1);
+          store<C> (ws + (size_t) m * pitch, centre);
         }
     }
   __syncthreads ();
@@ -371,9 +342,7 @@ struct axis_plan
   gb_algorithm algorithm;
   yvv_k yvv;
   deriche_k der;
-  int fir_r;            /* two-way centre pixel: FIR radius, */
-  double fir_norm;      /* normalisation, */
-  double fir_q1;        /* first forward quotient exp(-1 / 2 sigma^2) */
+  gb_fir_quotients centre;   /* two-way: the centre pixel's FIR */
 };
 
 gb_status
@@ -407,11 +376,7 @@ make_axis (const gb_params *p, double sigma, axis_plan *a)
       a->yvv.M[i][j] = c.M[i][j];
   a->yvv.naive = p->naive_borders;
   if (p->algorithm == GB_ALGO_YVRG_TWO_WAY)
-    {
-      a->fir_r = gb_fir_radius (sigma);
-      a->fir_norm = 1.0 / gb_fir_sum (sigma, a->fir_r);
-      a->fir_q1 = exp (-1.0 / (2.0 * sigma * sigma));
-    }
+    gb_fir_quotients_make (sigma, &a->centre);
   return GB_OK;
 }
 
@@ -429,7 +394,7 @@ launch_cols (const axis_plan *a, const float *src, float *dst, int lines,
     case GB_ALGO_YVRG_TWO_WAY:
       twoway_cols_kernel<C><<<(lines + TWO_WAY_COLS - 1) / TWO_WAY_COLS,
                               dim3 (TWO_WAY_COLS, 3), 0, s>>> (
-          src, dst, lines, L, a->yvv, a->fir_r, a->fir_norm, a->fir_q1);
+          src, dst, lines, L, a->yvv, a->centre);
       return gb_cuda_check_launch ("twoway_cols_kernel");
     default:
       deriche_cols_kernel<C><<<(lines + COLS_PER_BLOCK - 1) / COLS_PER_BLOCK,

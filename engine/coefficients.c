@@ -109,6 +109,14 @@ gb_fir_taps_float (double sigma, gb_taps_mode mode, int *radius)
   return f;
 }
 
+void
+gb_fir_quotients_make (double sigma, gb_fir_quotients *q)
+{
+  q->radius = gb_fir_radius (sigma);
+  q->norm = 1.0 / gb_fir_sum (sigma, q->radius);
+  q->q1 = exp (-1.0 / (2.0 * sigma * sigma));
+}
+
 /* ------------------------------------------------------ Young-van Vliet */
 
 /* The b constants of Young and van Vliet (1995) for a given q.  B is
@@ -148,68 +156,36 @@ gb_yvv_coeffs_make (double sigma, gb_yvv_coeffs *c)
    * past the end as s_{k+1} = A s_k (A the companion matrix of a1..a3),
    * and the anticausal state t = (out[n+1], out[n+2], out[n+3]) it meets
    * is t = B sum_k A^k e1 e1^T A^(k+1) s = B X A s, where X solves the
-   * Stein equation X = A X A + e1 e1^T.  So M = B X A: a 9x9 solve,
-   * O(1) whatever sigma. */
-  const double A[3][3] = { { c->a1, c->a2, c->a3 }, { 1, 0, 0 }, { 0, 1, 0 } };
-  double K[9][10];
-  /* Row-major vec: vec(A X A) = (A kron A^T) vec(X). */
-  for (int r = 0; r < 9; r++)
-    {
-      int i = r / 3, j = r % 3;
-      for (int col = 0; col < 9; col++)
-        {
-          int k = col / 3, l = col % 3;
-          K[r][col] = (r == col) - A[i][k] * A[l][j];
-        }
-      K[r][9] = (i == 0 && j == 0);
-    }
-  for (int p = 0; p < 9; p++)   /* Gaussian elimination, partial pivoting */
-    {
-      int best = p;
-      for (int r = p + 1; r < 9; r++)
-        if (fabs (K[r][p]) > fabs (K[best][p]))
-          best = r;
-      for (int col = 0; col < 10; col++)
-        {
-          double t = K[p][col];
-          K[p][col] = K[best][col];
-          K[best][col] = t;
-        }
-      for (int r = 0; r < 9; r++)
-        if (r != p && K[p][p] != 0.0)
-          {
-            double f = K[r][p] / K[p][p];
-            for (int col = p; col < 10; col++)
-              K[r][col] -= f * K[p][col];
-          }
-    }
-  double X[3][3];
-  for (int r = 0; r < 9; r++)
-    X[r / 3][r % 3] = K[r][r] != 0.0 ? K[r][9] / K[r][r] : 0.0;
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
-      {
-        double v = 0;
-        for (int k = 0; k < 3; k++)
-          v += X[i][k] * A[k][j];
-        c->M[i][j] = c->B * v;
-      }
-}
-
-void
-gb_yvv_right_start (const gb_yvv_coeffs *c, const double w[3], double u,
-                    double out[3])
-{
-  for (int i = 0; i < 3; i++)
-    out[i] = u + c->M[i][0] * (w[0] - u) + c->M[i][1] * (w[1] - u)
-             + c->M[i][2] * (w[2] - u);
+   * Stein equation X = A X A + e1 e1^T.  M = B X A in closed form (solved
+   * symbolically; tests/test_recursive.c checks it against a numeric
+   * solve of the Stein equation).  The common denominator has the factor
+   * 1 - a1 - a2 - a3, which is B exactly and cancels it; computing it by
+   * subtraction would lose digits at large q.  Rows 0 and 1 equal rows 1
+   * and 2 of GEGL's iir_young_find_constants, whose start is one sample
+   * earlier. */
+  const double a1 = c->a1, a2 = c->a2, a3 = c->a3;
+  const double s = 1.0 / ((1.0 + a1 - a2 + a3) * (1.0 + a2 + (a1 - a3) * a3));
+  c->M[0][0] = s * (a1 + a2 * a3);
+  c->M[0][1] = s * (1.0 - a2) * (a2 + a1 * a3);
+  c->M[0][2] = s * a3 * (1.0 - a2 - a1 * a3 - a3 * a3);
+  c->M[1][0] = s * (a2 + a1 * a1 + a1 * a3 - a2 * a2);
+  c->M[1][1] = s * (a3 + a1 * a2 - a2 * a3 - a1 * a3 * a3 + a2 * a2 * a3
+                    - a3 * a3 * a3);
+  c->M[1][2] = s * a3 * (a1 + a2 * a3);
+  c->M[2][0] = s * (a3 + 2.0 * a1 * a2 - a2 * a3 + a1 * a1 * a1
+                    + a1 * a1 * a3 - a1 * a2 * a2 - a1 * a3 * a3
+                    + a2 * a2 * a3 - a3 * a3 * a3);
+  c->M[2][1] = s * (a1 * a3 + a2 * a2 + a1 * a1 * a2 + a1 * a2 * a3
+                    - a2 * a2 * a2 + a2 * a3 * a3);
+  c->M[2][2] = s * a3 * (a2 + a1 * a1 + a1 * a3 - a2 * a2);
 }
 
 /* -------------------------------------------------------------- Deriche */
 
-/* Deriche's coefficients at scale s (the constants scale with 1/s). */
-static void
-deriche_at (double s, gb_deriche_coeffs *c)
+/* Deriche's coefficients at scale s = sigma (the constants scale with
+ * 1/s). */
+void
+gb_deriche_coeffs_make (double s, gb_deriche_coeffs *c)
 {
   /* Order-0 constants as used by ITK's RecursiveGaussianImageFilter
    * (Deriche's form with refitted constants). */
@@ -251,12 +227,6 @@ deriche_at (double s, gb_deriche_coeffs *c)
   c->d[4] = d4;
   c->causal_gain = (c->n[0] + c->n[1] + c->n[2] + c->n[3]) / sd;
   c->anticausal_gain = (c->m[1] + c->m[2] + c->m[3] + c->m[4]) / sd;
-}
-
-void
-gb_deriche_coeffs_make (double sigma, gb_deriche_coeffs *c)
-{
-  deriche_at (sigma, c);
 }
 
 /* --------------------------------------------------------- edge-aware */

@@ -20,6 +20,17 @@ extern "C" {
  * in-kernel tap generators. */
 double gb_fir_sum (double sigma, int radius);
 
+/* The forward-quotient form of the normalised taps: tap k is
+ * norm * exp(-k^2 / 2 sigma^2) = norm * q1 * q1 q2 * ... with q1 =
+ * exp(-1 / 2 sigma^2), q2 = q1^2, for k = 0 .. radius (gb_fir_radius). */
+typedef struct
+{
+  int radius;
+  double norm, q1;
+} gb_fir_quotients;
+
+void gb_fir_quotients_make (double sigma, gb_fir_quotients *q);
+
 /* Normalised float taps t[0..radius] for sigma in the requested mode;
  * returns NULL on allocation failure.  *radius receives the radius. */
 float *gb_fir_taps_float (double sigma, gb_taps_mode mode, int *radius);
@@ -60,12 +71,6 @@ typedef struct
  * sigmas to Deriche. */
 void gb_yvv_coeffs_make (double sigma, gb_yvv_coeffs *c);
 double gb_yvv_q_paper (double sigma);
-
-/* Starting values out[n+1], out[n+2], out[n+3] of the anticausal pass at
- * the right end of a line, from the causal values w[n], w[n-1], w[n-2] and
- * the last input u (replicated beyond the end). */
-void gb_yvv_right_start (const gb_yvv_coeffs *c, const double w[3], double u,
-                         double out[3]);
 
 /* Deriche 4th order (parallel form, ITK's order-0 constants, whose
  * impulse response is within 0.5 % (L2) of the Gaussian at every sigma):

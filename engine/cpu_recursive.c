@@ -13,20 +13,18 @@
  * the values between passes are stored as float, as on the GPU: half the
  * memory traffic of a double copy of every line. */
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "cpu_backend.h"
 #include "coefficients.h"
+#include "pixel_math.h"
 
 typedef struct
 {
-  gb_algorithm algorithm;
   gb_boundary boundary;
   gb_yvv_coeffs yvv;
   gb_deriche_coeffs der;
-  double *fir;        /* two-way centre pixel: normalised taps 0..fir_r */
-  int fir_r;
+  gb_fir_quotients centre;   /* two-way: the centre pixel's FIR */
 } rec_axis;
 
 /* Per-line scratch: s, L slices of floats (Deriche's causal part), and
@@ -140,11 +138,11 @@ yvv_line (const rec_axis *a, float *x, size_t step, int L, int n, float *s,
    * double; the steady state stands in before the line begins). */
   for (int j = 0; j < n; j++)
     {
-      double w[3] = { p1[j], p2[j], p3[j] }, out[3];
+      double out[3];
       if (a->boundary == GB_BOUNDARY_NAIVE)
-        out[0] = out[1] = out[2] = w[0];
+        out[0] = out[1] = out[2] = p1[j];
       else
-        gb_yvv_right_start (c, w, u[j], out);
+        gb_yvv_right_start (c->M, p1[j], p2[j], p3[j], u[j], out);
       p1[j] = out[0];
       p2[j] = out[1];
       p3[j] = out[2];
@@ -166,14 +164,9 @@ twoway_line (const rec_axis *a, float *x, size_t step, int L, int n,
 
   /* Pc: the FIR blur at the centre, replicate borders, from the input. */
   for (int j = 0; j < n; j++)
-    pc[j] = a->fir[0] * X (m)[j];
-  for (int k = 1; k <= a->fir_r; k++)
-    {
-      const float *l = X (m - k < 0 ? 0 : m - k);
-      const float *r = X (m + k >= L ? L - 1 : m + k);
-      for (int j = 0; j < n; j++)
-        pc[j] += a->fir[k] * ((double) l[j] + r[j]);
-    }
+    pc[j] = gb_twoway_centre (X (0) + j, (ptrdiff_t) step, L,
+                              a->centre.radius, a->centre.norm,
+                              a->centre.q1);
   /* First pass: Bl causal from the left, Br anticausal from the right. */
   fill (p1, X (0), n);
   memcpy (p2, p1, sizeof (double) * n);
@@ -339,7 +332,6 @@ static gb_status
 make_axis (const gb_params *p, double sigma, rec_axis *a)
 {
   memset (a, 0, sizeof *a);
-  a->algorithm = p->algorithm;
   a->boundary = p->naive_borders ? GB_BOUNDARY_NAIVE : GB_BOUNDARY_EXACT;
   if (!(sigma > 0.0))
     return GB_OK;
@@ -348,13 +340,7 @@ make_axis (const gb_params *p, double sigma, rec_axis *a)
   else
     gb_yvv_coeffs_make (sigma, &a->yvv);
   if (p->algorithm == GB_ALGO_YVRG_TWO_WAY)
-    {
-      a->fir_r = gb_fir_radius (sigma);
-      a->fir = malloc (sizeof (double) * (a->fir_r + 1));
-      if (!a->fir)
-        return GB_ERR_NO_MEMORY;
-      gb_fir_taps_direct (sigma, a->fir, a->fir_r);
-    }
+    gb_fir_quotients_make (sigma, &a->centre);
   return GB_OK;
 }
 
@@ -438,7 +424,5 @@ gb_cpu_recursive (const gb_params *params, const gb_image *src,
   if (st == GB_OK && do_y)
     st = run_axis (params, 1, &ay, do_x ? dst : src, dst, p2);
 out:
-  free (ax.fir);
-  free (ay.fir);
   return st;
 }

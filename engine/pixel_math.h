@@ -5,6 +5,7 @@
 #define GB_PIXEL_MATH_H
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __CUDACC__
@@ -188,6 +189,58 @@ gb_edge_spacing (float ratio2, float sum_sq)
 {
   float dt = sqrtf (1.0f + ratio2 * sum_sq);
   return dt < GB_EDGE_DT_MAX ? dt : GB_EDGE_DT_MAX;
+}
+
+/* ---- Young-van Vliet right border ---------------------------------------
+ * The anticausal pass's starting values out[n+1], out[n+2], out[n+3] at the
+ * right end of a line, from the causal values w0 = w[n], w1 = w[n-1],
+ * w2 = w[n-2] and the last input u (replicated beyond the end), through
+ * the Triggs-Sdika matrix M (gb_yvv_coeffs).  In double, summed left to
+ * right without contraction on both backends (gcc builds with
+ * -ffp-contract=off; nvcc would fuse a plain a * b + c). */
+#ifdef __CUDA_ARCH__
+#define GB_MUL_D(a, b) __dmul_rn ((a), (b))
+#define GB_ADD_D(a, b) __dadd_rn ((a), (b))
+#else
+#define GB_MUL_D(a, b) ((a) * (b))
+#define GB_ADD_D(a, b) ((a) + (b))
+#endif
+
+GB_HD void
+gb_yvv_right_start (const double M[3][3], double w0, double w1, double w2,
+                    double u, double out[3])
+{
+  const double d0 = w0 - u, d1 = w1 - u, d2 = w2 - u;
+  for (int i = 0; i < 3; i++)
+    out[i] = GB_ADD_D (GB_ADD_D (GB_ADD_D (u, GB_MUL_D (M[i][0], d0)),
+                                 GB_MUL_D (M[i][1], d1)),
+                       GB_MUL_D (M[i][2], d2));
+}
+
+/* ---- two-way centre -----------------------------------------------------
+ * The two-way filter's seed: the FIR blur at the centre m = L / 2 of a
+ * line of L samples x[0], x[pitch], ... (replicated borders), with taps
+ * norm * exp(-k^2 / 2 sigma^2) made by forward quotients in double (the
+ * gb_fir_quotients constants) and summed into four partial sums by k mod
+ * 4, so both backends add in the same order. */
+GB_HD double
+gb_twoway_centre (const float *x, ptrdiff_t pitch, int L, int radius,
+                  double norm, double q1)
+{
+  const int m = L / 2;
+  double acc[4] = { GB_MUL_D (norm, (double) x[m * pitch]), 0.0, 0.0, 0.0 };
+  double g = norm, q2 = q1 * q1;
+  for (int k = 1; k <= radius; k++)
+    {
+      g = GB_MUL_D (g, q1);
+      q1 = GB_MUL_D (q1, q2);
+      const int lo = m - k < 0 ? 0 : m - k;
+      const int hi = m + k > L - 1 ? L - 1 : m + k;
+      acc[k & 3] = GB_ADD_D (acc[k & 3],
+                             GB_MUL_D (g, (double) x[lo * pitch]
+                                          + (double) x[hi * pitch]));
+    }
+  return acc[0] + ((acc[1] + acc[2]) + acc[3]);
 }
 
 #endif

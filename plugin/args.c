@@ -1,4 +1,4 @@
-/* Parameter defaults and the checks of a non-interactive call. */
+/* The checks of a non-interactive call's values. */
 #include "config.h"
 
 #include <math.h>
@@ -6,22 +6,6 @@
 
 #include "values.h"
 #include "plugin-intl.h"
-
-void
-cudablur_vals_defaults (CudablurVals *vals)
-{
-  gb_params p;
-  gb_params_init (&p);
-  memset (vals, 0, sizeof *vals);
-  vals->version = CUDABLUR_VALS_VERSION;
-  vals->algorithm = GB_ALGO_AUTO;
-  vals->std_dev_x = p.sigma_x;
-  vals->std_dev_y = p.sigma_y;
-  vals->range_sigma = p.range_sigma;
-  vals->iterations = p.iterations;
-  vals->kappa = p.kappa;
-  vals->device = GB_BACKEND_AUTO;
-}
 
 static gboolean
 sigma_ok (gdouble s)
@@ -82,54 +66,4 @@ cudablur_vals_check (const CudablurVals *v, gchar **message)
   else
     return TRUE;
   return FALSE;
-}
-
-void
-cudablur_vals_to_params (const CudablurVals *v, gb_params *p)
-{
-  gb_params_init (p);
-  p->algorithm = (gb_algorithm) v->algorithm;
-  p->sigma_x = v->std_dev_x;
-  p->sigma_y = v->std_dev_y;
-  p->range_sigma = v->range_sigma;
-  p->iterations = v->iterations;
-  p->kappa = v->kappa;
-  p->backend = (gb_backend) v->device;
-}
-
-void
-cudablur_vals_load (CudablurVals *vals)
-{
-  CudablurVals stored;
-  gchar *message = NULL;
-
-  cudablur_vals_defaults (vals);
-  /* Any script can store bytes under our name: only exactly our size,
-   * our version and values that pass the checks are taken. */
-  if (gimp_get_data_size (PLUG_IN_PROC) != (gint) sizeof stored)
-    return;
-  memset (&stored, 0, sizeof stored);
-  if (!gimp_get_data (PLUG_IN_PROC, &stored)
-      || stored.version != CUDABLUR_VALS_VERSION)
-    return;
-  if (cudablur_vals_check (&stored, &message))
-    memcpy (vals, &stored, sizeof stored);
-  g_free (message);
-}
-
-void
-cudablur_vals_save (const CudablurVals *vals)
-{
-  CudablurVals out;
-  /* Field by field into zeroed memory: no byte stored is uninitialised. */
-  memset (&out, 0, sizeof out);
-  out.std_dev_x = vals->std_dev_x;
-  out.std_dev_y = vals->std_dev_y;
-  out.range_sigma = vals->range_sigma;
-  out.kappa = vals->kappa;
-  out.algorithm = vals->algorithm;
-  out.iterations = vals->iterations;
-  out.device = vals->device;
-  out.version = CUDABLUR_VALS_VERSION;
-  gimp_set_data (PLUG_IN_PROC, &out, sizeof out);
 }

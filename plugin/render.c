@@ -165,21 +165,6 @@ on_progress (double fraction, void *user)
   return 0;
 }
 
-gb_status
-cudablur_blur_pixels (const CudablurVals *vals, gdouble scale, gfloat *pixels,
-                      gint width, gint height, gint channels,
-                      gb_progress_fn progress, gpointer user,
-                      gb_report *report)
-{
-  gb_params params;
-  cudablur_vals_to_params (vals, &params);
-  params.sigma_x = MIN (params.sigma_x * scale, GB_SIGMA_MAX);
-  params.sigma_y = MIN (params.sigma_y * scale, GB_SIGMA_MAX);
-  gb_image img = { pixels, width, height, channels,
-                   (size_t) width * channels };
-  return gb_blur (&params, &img, &img, progress, user, report);
-}
-
 GimpPDBStatusType
 cudablur_render_drawable (gint32 drawable_id, const CudablurVals *vals,
                           gboolean show_progress, CudablurTiming *timing,

@@ -1,5 +1,4 @@
-/* The render path: a drawable's selected part blurred and merged, and the
- * float blur the dialog's preview uses. */
+/* The render path: a drawable's selected part blurred and merged. */
 #ifndef CUDABLUR_RENDER_H
 #define CUDABLUR_RENDER_H
 
@@ -27,13 +26,6 @@ GimpPDBStatusType cudablur_render_drawable (gint32 drawable_id,
                                             CudablurTiming *timing,
                                             gint32 *device_used,
                                             gchar **message);
-
-/* The engine's blur of contiguous float pixels in place, with the sigmas
- * multiplied by scale (the preview's pixels per image pixel). */
-gb_status cudablur_blur_pixels (const CudablurVals *vals, gdouble scale,
-                                gfloat *pixels, gint width, gint height,
-                                gint channels, gb_progress_fn progress,
-                                gpointer user, gb_report *report);
 
 /* The pixel format the render moves for this drawable: its own (TRUE)
  * when the engine converts it, else linear float in its colour space

@@ -39,8 +39,9 @@ void cudablur_vals_defaults (CudablurVals *vals);
  * and a message naming the argument (free with g_free). */
 gboolean cudablur_vals_check (const CudablurVals *vals, gchar **message);
 
-/* The last values stored in this GIMP session, or the defaults when none
- * are stored or the stored bytes are not valid values of this version. */
+/* The last values: those of this GIMP session, else those kept in the
+ * profile from an earlier one, else the defaults (whatever is stored must
+ * pass the checks).  Saving keeps them for both. */
 void cudablur_vals_load (CudablurVals *vals);
 void cudablur_vals_save (const CudablurVals *vals);
 

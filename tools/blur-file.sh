@@ -1,39 +1,143 @@
 #!/bin/sh
-# Blurs one image file through GIMP in batch mode with plug-in-cudablur:
-#   tools/blur-file.sh IN OUT [SIGMA [ALGORITHM [DEVICE]]]
-# SIGMA in pixels (default 8), ALGORITHM 0-6 (default 0, auto), DEVICE 0 auto,
-# 1 cuda, 2 cpu (default 0).  The plug-in must be installed where GIMP finds
-# it (tools/setup.sh does that).  Prints the device that ran the blur.
+# Blurs image files through GIMP in batch mode with plug-in-cudablur, all
+# of them in one GIMP start.
+#
+#   tools/blur-file.sh [OPTIONS] IN OUT
+#   tools/blur-file.sh [OPTIONS] --out-dir DIR IN...
+#
+# Options (defaults in brackets):
+#   -s, --sigma S          both standard deviations, in pixels [8]
+#       --sigma-x S        horizontal standard deviation
+#       --sigma-y S        vertical standard deviation
+#   -a, --algorithm A      auto, fir, yvrg, yvrg-two-way, deriche,
+#                          edge-aware, edge-aware-partitioned, or 0-6 [auto]
+#       --range-sigma R    edge-aware range sigma, 0-255 scale [50]
+#       --iterations N     edge-aware iterations [2]
+#       --kappa K          edge-aware partitioned block overlap [2]
+#   -d, --device D         auto, cuda or cpu, or 0-2 [auto]
+#   -o, --out-dir DIR      write each IN as DIR/its file name
+#   -h, --help
+#
+# The file's active layer is blurred (within a saved selection, if the file
+# has one).  Transparency is kept where the output format has it (PNG,
+# TIFF, WebP, XCF...); formats without alpha (JPEG, BMP, PNM) get the
+# image flattened onto the background colour first.  The format follows
+# OUT's extension.  The plug-in must be installed where GIMP finds it
+# (tools/setup.sh does that).  Prints one line per file with the device
+# that ran its blur; exits 1 if any file failed, 2 on bad usage.
 set -eu
-if [ $# -lt 2 ]; then
-  sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
-  exit 2
+
+usage () {
+  sed -n '2,/^set -eu/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
+  exit "${1:-2}"
+}
+
+die () { echo "blur-file: $*" >&2; exit 2; }
+
+number () { # name value: a plain decimal number or die
+  case $2 in
+    ''|*[!0-9.eE+-]*) die "$1: \"$2\" is not a number" ;;
+  esac
+  printf '%s' "$2"
+}
+
+sx=8 sy=8 algo=0 range=50 iterations=2 kappa=2 device=0 outdir=
+while [ $# -gt 0 ]; do
+  case $1 in
+    -h|--help) usage 0 ;;
+    -s|--sigma) sx=$(number sigma "${2-}"); sy=$sx; shift ;;
+    --sigma-x) sx=$(number sigma-x "${2-}"); shift ;;
+    --sigma-y) sy=$(number sigma-y "${2-}"); shift ;;
+    -a|--algorithm)
+      case ${2-} in
+        auto|0) algo=0 ;; fir|1) algo=1 ;; yvrg|2) algo=2 ;;
+        yvrg-two-way|3) algo=3 ;; deriche|4) algo=4 ;;
+        edge-aware|5) algo=5 ;; edge-aware-partitioned|6) algo=6 ;;
+        *) die "algorithm: \"${2-}\" is not one of auto, fir, yvrg, yvrg-two-way, deriche, edge-aware, edge-aware-partitioned" ;;
+      esac; shift ;;
+    --range-sigma) range=$(number range-sigma "${2-}"); shift ;;
+    --iterations) iterations=$(number iterations "${2-}"); shift ;;
+    --kappa) kappa=$(number kappa "${2-}"); shift ;;
+    -d|--device)
+      case ${2-} in
+        auto|0) device=0 ;; cuda|1) device=1 ;; cpu|2) device=2 ;;
+        *) die "device: \"${2-}\" is not one of auto, cuda, cpu" ;;
+      esac; shift ;;
+    -o|--out-dir) outdir=${2-}; [ -n "$outdir" ] || die "--out-dir needs a folder"; shift ;;
+    --) shift; break ;;
+    -*) die "unknown option $1 (see --help)" ;;
+    *) break ;;
+  esac
+  shift
+done
+
+# A path made absolute and quoted for Scheme.
+scheme_path () {
+  p=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+  printf '"%s"' "$(printf '%s' "$p" | sed 's/\\/\\\\/g; s/"/\\"/g')"
+}
+
+jobs=
+count=0
+if [ -n "$outdir" ]; then
+  [ $# -ge 1 ] || usage
+  mkdir -p "$outdir"
+  for in in "$@"; do
+    [ -f "$in" ] || die "no such file: $in"
+    jobs="$jobs ($(scheme_path "$in") $(scheme_path "$outdir/$(basename "$in")"))"
+    count=$((count + 1))
+  done
+else
+  [ $# -eq 2 ] || usage
+  [ -f "$1" ] || die "no such file: $1"
+  jobs="($(scheme_path "$1") $(scheme_path "$2"))"
+  count=1
 fi
-in=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-out=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
-sigma=${3:-8}
-algo=${4:-0}
-device=${5:-0}
+
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+# One GIMP start for every file; a file that fails is reported and the
+# others go on (catch).  Formats without alpha get the image flattened.
 gimp -i -d -f --batch-interpreter=plug-in-script-fu-eval -b "
-(let* ((img (car (gimp-file-load RUN-NONINTERACTIVE \"$in\" \"$in\")))
-       (d (car (gimp-image-get-active-drawable img)))
-       (dev (car (plug-in-cudablur RUN-NONINTERACTIVE img d $algo
-                                   $sigma $sigma 50.0 2 2.0 $device))))
-  (gimp-image-flatten img)
-  (gimp-file-save RUN-NONINTERACTIVE img
-                  (car (gimp-image-get-active-drawable img))
-                  \"$out\" \"$out\")
-  (gimp-image-delete img)
-  (gimp-message (string-append \"cudablur device-used \"
-                               (number->string dev))))" \
+(define (cudablur-no-alpha? name)
+  (let ((n (string-downcase name)))
+    (or (string-suffix? \".jpg\" n) (string-suffix? \".jpeg\" n)
+        (string-suffix? \".bmp\" n) (string-suffix? \".ppm\" n)
+        (string-suffix? \".pgm\" n) (string-suffix? \".pnm\" n))))
+(define (string-suffix? s n)
+  (and (>= (string-length n) (string-length s))
+       (string=? s (substring n (- (string-length n) (string-length s))
+                              (string-length n)))))
+(define (cudablur-one in out)
+  (let* ((img (car (gimp-file-load RUN-NONINTERACTIVE in in)))
+         (d (car (gimp-image-get-active-drawable img)))
+         (dev (car (plug-in-cudablur RUN-NONINTERACTIVE img d $algo
+                                     $sx $sy $range $iterations $kappa
+                                     $device))))
+    (if (cudablur-no-alpha? out)
+        (gimp-image-flatten img)
+        (if (> (car (gimp-image-get-layers img)) 1)
+            (gimp-image-merge-visible-layers img CLIP-TO-IMAGE)))
+    (gimp-file-save RUN-NONINTERACTIVE img
+                    (car (gimp-image-get-active-drawable img)) out out)
+    (gimp-image-delete img)
+    (gimp-message (string-append \"cudablur-done \" (number->string dev)
+                                 \" \" out))))
+(for-each
+  (lambda (job)
+    (if (not (catch #f (begin (cudablur-one (car job) (cadr job)) #t)))
+        (gimp-message (string-append \"cudablur-failed \" (car job)))))
+  '($jobs))" \
   -b "(gimp-quit 0)" >"$log" 2>&1 || true
-if ! grep -q "cudablur device-used" "$log" || [ ! -s "$out" ]; then
-  cat "$log" >&2
-  echo "blur-file: GIMP did not blur $in" >&2
+
+done=$(grep -c "cudablur-done" "$log" || true)
+grep "cudablur-done" "$log" | sed 's/.*cudablur-done \([0-9]\) \(.*\)$/\1 \2/' |
+  while read -r dev out; do
+    case $dev in 1) where="the GPU (CUDA)" ;; *) where="the CPU" ;; esac
+    echo "blurred on $where: $out"
+  done
+if [ "$done" -ne "$count" ]; then
+  grep -v -e "cudablur-done" -e "theme engine" "$log" >&2 || true
+  echo "blur-file: $((count - done)) of $count files were not blurred" >&2
   exit 1
 fi
-dev=$(sed -n 's/.*cudablur device-used \([0-9]\).*/\1/p' "$log" | head -n 1)
-case $dev in 1) where="the GPU (CUDA)";; *) where="the CPU";; esac
-echo "blurred $in with sigma $sigma on $where: $out"

@@ -4,7 +4,7 @@
 set -e
 PKGS="build-essential autoconf automake pkg-config gettext
       libgimp2.0-dev libgegl-dev libbabl-dev gimp
-      xvfb xauth xdotool x11-apps imagemagick python3-skimage python3-pil
+      xvfb xauth xdotool xclip x11-apps imagemagick python3-skimage python3-pil
       locales"
 missing=
 for p in $PKGS; do
@@ -21,9 +21,12 @@ else
   $SUDO apt-get update -q
   $SUDO apt-get install -y -q --no-install-recommends $missing
 fi
-# The dialog test opens the dialog in German.
-if ! locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\{0,1\}8$'; then
-  echo "deps: generating the de_DE.UTF-8 locale"
-  echo "de_DE.UTF-8 UTF-8" | $SUDO tee -a /etc/locale.gen >/dev/null
-  $SUDO locale-gen >/dev/null
-fi
+# The dialog tests open the dialog in German, French and Spanish.
+for loc in de_DE fr_FR es_ES; do
+  if ! locale -a 2>/dev/null | grep -qi "^$loc\.utf-\{0,1\}8\$"; then
+    echo "deps: generating the $loc.UTF-8 locale"
+    echo "$loc.UTF-8 UTF-8" | $SUDO tee -a /etc/locale.gen >/dev/null
+    generate=1
+  fi
+done
+[ -z "${generate:-}" ] || $SUDO locale-gen >/dev/null

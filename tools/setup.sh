@@ -18,5 +18,5 @@ echo "installed the plug-in into $plugindir/cudablur"
 
 photo=/usr/lib/python3/dist-packages/skimage/data/astronaut.png
 [ -f "$photo" ] || photo="$top/tests/data/astronaut.ppm"
-"$top/tools/blur-file.sh" "$photo" "$top/_build/astronaut-blurred.png" 8
+"$top/tools/blur-file.sh" --sigma 8 "$photo" "$top/_build/astronaut-blurred.png"
 echo "Open it in GIMP with Filters > Blur > CUDA Gaussian Blur..."

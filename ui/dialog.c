@@ -1,18 +1,23 @@
-/* The dialog: a GimpDialog with a zoom preview, the algorithm, the
- * standard deviations linked by a chain button, the edge-aware parameters
- * (shown only where they apply), the device, and a status line saying what
- * ran the last preview and how long it took.  No algorithm code here: the
- * preview goes through cudablur_blur_pixels like the final render. */
+/* The dialog: a GimpDialog with the preview (preview.c), the algorithm,
+ * the standard deviations linked by a chain button, the edge-aware
+ * parameters (shown only where they apply) and the device.  No algorithm
+ * code here: the preview blurs through the engine like the final render.
+ *
+ * CUDABLUR_DIALOG_DUMP=FILE writes the dialog's mnemonics (keyval and
+ * label, one per line) once it is shown, for the test that checks they
+ * are unique in every language. */
 #include "config.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
+#include <gdk/gdkkeysyms.h>
 
 #include "../plugin/dialog.h"
-#include "../plugin/render.h"
 #include "../plugin/plugin-intl.h"
+#include "preview.h"
 
 /* Range sigmas the dialog offers: past a few hundred (on the 0-255 scale)
  * the filter hardly sees colour any more; scripts may go to
@@ -22,12 +27,11 @@
 typedef struct
 {
   CudablurVals *vals;
-  GtkWidget *preview;
+  CudablurPreview *preview;
   GtkWidget *algorithm;
   GtkWidget *device;
   GtkObject *sx, *sy, *range, *iterations, *kappa;
   GtkWidget *chain;
-  GtkWidget *status;
   gboolean updating;   /* set while widgets are written from vals */
 } Dialog;
 
@@ -73,7 +77,8 @@ values_changed (Dialog *d)
   if (d->updating)
     return;
   show_applicable (d);
-  gimp_preview_invalidate (GIMP_PREVIEW (d->preview));
+  if (d->preview)
+    cudablur_preview_invalidate (d->preview);
 }
 
 static void
@@ -140,63 +145,6 @@ write_widgets (Dialog *d)
   values_changed (d);
 }
 
-/* The preview: the zoomed region as the engine sees it (linear,
- * premultiplied float), blurred with sigma scaled by the zoom factor so
- * that it looks like the final result. */
-static void
-preview_update (GimpPreview *preview, Dialog *d)
-{
-  gint w, h, bpp;
-  GimpZoomPreview *zp = GIMP_ZOOM_PREVIEW (preview);
-  guchar *src = gimp_zoom_preview_get_source (zp, &w, &h, &bpp);
-  static const char *const formats8[] = { NULL, "Y' u8", "Y'A u8",
-                                          "R'G'B' u8", "R'G'B'A u8" };
-  static const char *const formats[] = { NULL, "Y float", "YaA float",
-                                         "RGB float", "RaGaBaA float" };
-  if (!src || bpp < 1 || bpp > 4)
-    {
-      g_free (src);
-      return;
-    }
-  const Babl *f8 = babl_format (formats8[bpp]), *ff = babl_format (formats[bpp]);
-  gfloat *pix = g_try_new (gfloat, (gsize) w * h * bpp);
-  if (!pix)
-    {
-      g_free (src);
-      return;
-    }
-  babl_process (babl_fish (f8, ff), src, pix, (long) w * h);
-
-  gb_report rep;
-  gint64 t0 = g_get_monotonic_time ();
-  gb_status st = cudablur_blur_pixels (d->vals,
-                                       gimp_zoom_preview_get_factor (zp),
-                                       pix, w, h, bpp, NULL, NULL, &rep);
-  gdouble ms = (g_get_monotonic_time () - t0) / 1000.0;
-  gchar *text;
-  if (st == GB_OK)
-    {
-      babl_process (babl_fish (ff, f8), pix, src, (long) w * h);
-      gchar *where = rep.backend_used == GB_BACKEND_CUDA
-        ? g_strdup (_("CUDA"))
-        : g_strdup_printf (_("CPU, %d threads"), rep.threads_used);
-      /* TRANSLATORS: "Preview: fir on CPU, 16 threads in 3.2 ms" */
-      text = g_strdup_printf (_("Preview: %s on %s in %.1f ms"),
-                              gb_algorithm_name (rep.algorithm_used), where,
-                              ms);
-      g_free (where);
-    }
-  else
-    text = g_strdup_printf (_("Preview failed: %s"),
-                            _(gb_status_message (st)));
-  gimp_preview_draw_buffer (preview, src, w * bpp);
-  gtk_label_set_text (GTK_LABEL (d->status), text);
-  gimp_help_set_help_data (d->status, rep.reason, NULL);
-  g_free (text);
-  g_free (pix);
-  g_free (src);
-}
-
 static gboolean
 device_sensitive (gint value, gpointer data)
 {
@@ -204,10 +152,11 @@ device_sensitive (gint value, gpointer data)
 }
 
 static GtkWidget *
-device_combo (void)
+device_combo (gboolean *cuda_ok)
 {
   gchar name[256], *cuda, *cpu;
   gboolean ok = gb_cuda_info (name, sizeof name);
+  *cuda_ok = ok;
   cuda = ok ? g_strdup_printf (_("CUDA: %s"), name)
             : g_strdup (_("CUDA (not available)"));
   cpu = g_strdup_printf (_("CPU (%d threads)"), gb_cpu_threads ());
@@ -233,9 +182,68 @@ scale (GtkTable *table, gint row, const gchar *label, gdouble value,
        gdouble lower, gdouble upper, gdouble max, guint digits,
        const gchar *tip)
 {
-  return gimp_scale_entry_new (table, 0, row, label, 200, 6, value, lower,
+  /* Spin buttons wide enough for "1500.00". */
+  return gimp_scale_entry_new (table, 0, row, label, 200, 8, value, lower,
                                upper, 1.0, 10.0, digits, FALSE, lower, max,
                                tip, NULL);
+}
+
+/* A standard deviation: the slider spans every sigma the engine takes, on
+ * a logarithmic scale so that small ones get fine control (as GIMP's own
+ * Gaussian blur does with its gamma). */
+static GtkObject *
+sigma_scale (GtkTable *table, gint row, const gchar *label, gdouble value,
+             const gchar *tip)
+{
+  GtkObject *adj = gimp_scale_entry_new (table, 0, row, label, 200, 8, value,
+                                         0.0, GB_SIGMA_MAX, 0.1, 1.0, 2,
+                                         TRUE, 0.0, 0.0, tip, NULL);
+  gimp_scale_entry_set_logarithmic (adj, TRUE);
+  return adj;
+}
+
+static GtkWidget *
+algorithm_combo (void)
+{
+  GtkListStore *algorithms = gimp_int_store_new ();
+  for (gint i = 0; i < GB_ALGO_COUNT; i++)
+    {
+      GtkTreeIter iter;
+      gtk_list_store_append (algorithms, &iter);
+      gtk_list_store_set (algorithms, &iter, GIMP_INT_STORE_VALUE, i,
+                          GIMP_INT_STORE_LABEL,
+                          _(gb_algorithm_get ((gb_algorithm) i)->label), -1);
+    }
+  GtkWidget *combo = gimp_int_combo_box_new_array (0, NULL);
+  gtk_combo_box_set_model (GTK_COMBO_BOX (combo), GTK_TREE_MODEL (algorithms));
+  g_object_unref (algorithms);
+  return combo;
+}
+
+/* CUDABLUR_DIALOG_DUMP: every mnemonic label, "keyval<TAB>label". */
+static void
+collect_mnemonics (GtkWidget *w, gpointer data)
+{
+  if (GTK_IS_LABEL (w))
+    {
+      guint key = gtk_label_get_mnemonic_keyval (GTK_LABEL (w));
+      if (key != GDK_VoidSymbol)
+        fprintf (data, "%u\t%s\n", gdk_keyval_to_lower (key),
+                 gtk_label_get_label (GTK_LABEL (w)));
+    }
+  if (GTK_IS_CONTAINER (w))
+    gtk_container_forall (GTK_CONTAINER (w), collect_mnemonics, data);
+}
+
+static void
+dump_mnemonics (GtkWidget *dialog)
+{
+  const gchar *file = g_getenv ("CUDABLUR_DIALOG_DUMP");
+  FILE *f = file && *file ? fopen (file, "w") : NULL;
+  if (!f)
+    return;
+  collect_mnemonics (dialog, f);
+  fclose (f);
 }
 
 gboolean
@@ -256,51 +264,44 @@ cudablur_dialog (gint32 drawable_id, CudablurVals *vals)
                                             GTK_RESPONSE_OK,
                                             GTK_RESPONSE_CANCEL, -1);
   gimp_window_set_transient (GTK_WINDOW (dialog));
+  GtkAccelGroup *accel = gtk_accel_group_new ();
+  gtk_window_add_accel_group (GTK_WINDOW (dialog), accel);
+  g_object_unref (accel);
 
   GtkWidget *vbox = gtk_vbox_new (FALSE, 12);
   gtk_container_set_border_width (GTK_CONTAINER (vbox), 12);
   gtk_box_pack_start (GTK_BOX (gtk_dialog_get_content_area (GTK_DIALOG (dialog))),
                       vbox, TRUE, TRUE, 0);
 
-  d.preview = gimp_zoom_preview_new_from_drawable_id (drawable_id);
-  gtk_box_pack_start (GTK_BOX (vbox), d.preview, TRUE, TRUE, 0);
+  /* The preview takes what room the dialog is given. */
+  d.preview = cudablur_preview_new (drawable_id, vals, accel);
+  if (d.preview)
+    gtk_box_pack_start (GTK_BOX (vbox), cudablur_preview_widget (d.preview),
+                        TRUE, TRUE, 0);
 
   GtkWidget *table = gtk_table_new (7, 4, FALSE);
   gtk_table_set_col_spacings (GTK_TABLE (table), 6);
   gtk_table_set_row_spacings (GTK_TABLE (table), 4);
   gtk_box_pack_start (GTK_BOX (vbox), table, FALSE, FALSE, 0);
 
-  /* The algorithms, from the registry. */
-  GtkListStore *algorithms = gimp_int_store_new ();
-  for (gint i = 0; i < GB_ALGO_COUNT; i++)
-    {
-      GtkTreeIter iter;
-      gtk_list_store_append (algorithms, &iter);
-      gtk_list_store_set (algorithms, &iter, GIMP_INT_STORE_VALUE, i,
-                          GIMP_INT_STORE_LABEL,
-                          _(gb_algorithm_get ((gb_algorithm) i)->label), -1);
-    }
-  d.algorithm = gimp_int_combo_box_new_array (0, NULL);
-  gtk_combo_box_set_model (GTK_COMBO_BOX (d.algorithm),
-                           GTK_TREE_MODEL (algorithms));
-  g_object_unref (algorithms);
   if (!gb_algorithm_get ((gb_algorithm) vals->algorithm))
     vals->algorithm = GB_ALGO_AUTO;
+  d.algorithm = algorithm_combo ();
   gimp_table_attach_aligned (GTK_TABLE (table), 0, 0, _("_Algorithm:"), 0.0,
                              0.5, d.algorithm, 2, FALSE);
 
-  d.sx = scale (GTK_TABLE (table), 1, _("Std. dev. _X:"), vals->std_dev_x,
-                0.0, 100.0, GB_SIGMA_MAX, 2,
-                _("Horizontal standard deviation in pixels"));
-  d.sy = scale (GTK_TABLE (table), 2, _("Std. dev. _Y:"), vals->std_dev_y,
-                0.0, 100.0, GB_SIGMA_MAX, 2,
-                _("Vertical standard deviation in pixels"));
+  d.sx = sigma_scale (GTK_TABLE (table), 1, _("Std. dev. _X:"),
+                      vals->std_dev_x,
+                      _("Horizontal standard deviation in pixels"));
+  d.sy = sigma_scale (GTK_TABLE (table), 2, _("Std. dev. _Y:"),
+                      vals->std_dev_y,
+                      _("Vertical standard deviation in pixels"));
   d.chain = gimp_chain_button_new (GIMP_CHAIN_RIGHT);
   gimp_help_set_help_data (d.chain, _("Keep both standard deviations equal"),
                            NULL);
   gtk_table_attach (GTK_TABLE (table), d.chain, 3, 4, 1, 3, GTK_SHRINK,
                     GTK_FILL, 0, 0);
-  d.range = scale (GTK_TABLE (table), 3, _("_Range sigma:"),
+  d.range = scale (GTK_TABLE (table), 3, _("Ra_nge sigma:"),
                    vals->range_sigma, 1.0, 255.0, DIALOG_RANGE_SIGMA_MAX, 1,
                    _("Colour differences well above this (0-255 scale) stop "
                      "the blur: edges stay sharp"));
@@ -313,13 +314,13 @@ cudablur_dialog (gint32 drawable_id, CudablurVals *vals)
                    GB_KAPPA_MAX, GB_KAPPA_MAX, 1,
                    _("How far blocks look beyond their boundary, in units of "
                      "sigma"));
-  d.device = device_combo ();
+  gboolean cuda_ok;
+  d.device = device_combo (&cuda_ok);
+  /* A stored "cuda" where there is none shows what will run: Automatic. */
+  if (vals->device == GB_BACKEND_CUDA && !cuda_ok)
+    vals->device = GB_BACKEND_AUTO;
   gimp_table_attach_aligned (GTK_TABLE (table), 0, 6, _("_Device:"), 0.0, 0.5,
                              d.device, 2, FALSE);
-
-  d.status = gtk_label_new ("");
-  gtk_misc_set_alignment (GTK_MISC (d.status), 0.0, 0.5);
-  gtk_box_pack_start (GTK_BOX (vbox), d.status, FALSE, FALSE, 0);
 
   write_widgets (&d);
   g_signal_connect (d.algorithm, "changed", G_CALLBACK (algorithm_changed), &d);
@@ -342,13 +343,11 @@ cudablur_dialog (gint32 drawable_id, CudablurVals *vals)
                             G_CALLBACK (values_changed), &d);
   g_signal_connect_swapped (d.kappa, "value-changed",
                             G_CALLBACK (values_changed), &d);
-  /* GimpPreview emits "invalidated" once the controls rest for a moment,
-   * so dragging a slider stays smooth. */
-  g_signal_connect (d.preview, "invalidated", G_CALLBACK (preview_update), &d);
 
   gtk_widget_show_all (dialog);
   show_applicable (&d);
   gtk_widget_grab_focus (GIMP_SCALE_ENTRY_SPINBUTTON (d.sx));
+  dump_mnemonics (dialog);
 
   gint response;
   while ((response = gimp_dialog_run (GIMP_DIALOG (dialog))) == 1)
@@ -357,6 +356,8 @@ cudablur_dialog (gint32 drawable_id, CudablurVals *vals)
       *vals = defaults;
       write_widgets (&d);
     }
+  /* The preview's worker stops (a running blur is cancelled) before the
+   * caller renders. */
   gtk_widget_destroy (dialog);
   return response == GTK_RESPONSE_OK;
 }

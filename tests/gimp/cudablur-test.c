@@ -26,6 +26,10 @@
  *     resident process, 0 for none: the memory tests limit the plug-in,
  *     not GIMP (which crashes itself under limits the plug-in must
  *     survive); returns how many processes it limited;
+ *   plug-in-cudablur-test-preview-fidelity image dir min-db label
+ *     compares each preview the dialog dumped into dir with the final
+ *     result (preview-fidelity.c); returns how many failed and how many
+ *     were checked, and logs a line per preview;
  *   cudablur-test-clock
  *     monotonic seconds, for tools/bench-gimp.sh: a temporary procedure of
  *     the helper's extension, so that reading the clock costs a round trip
@@ -43,6 +47,7 @@
 #include <libgimp/gimp.h>
 
 #include "gblur.h"
+#include "preview-fidelity.h"
 
 #define SNAPSHOT_PROC "plug-in-cudablur-test-snapshot"
 #define VERIFY_PROC "plug-in-cudablur-test-verify"
@@ -50,6 +55,7 @@
 #define LIMIT_PROC "plug-in-cudablur-test-limit-resident"
 #define EXTENSION_PROC "extension-cudablur-test"
 #define CLOCK_PROC "cudablur-test-clock"
+#define FIDELITY_PROC "plug-in-cudablur-test-preview-fidelity"
 
 static void query (void);
 static void run (const gchar *name, gint nparams, const GimpParam *param,
@@ -98,6 +104,19 @@ static const GimpParamDef limit_args[] = {
   { GIMP_PDB_INT32, "megabytes", "Address-space limit, 0 for none" },
 };
 
+static const GimpParamDef fidelity_args[] = {
+  { GIMP_PDB_INT32, "run-mode", "Run mode" },
+  { GIMP_PDB_IMAGE, "image", "The image the previews showed" },
+  { GIMP_PDB_STRING, "dir", "CUDABLUR_PREVIEW_DUMP folder" },
+  { GIMP_PDB_FLOAT, "min-db", "Least PSNR that passes" },
+  { GIMP_PDB_STRING, "label", "what is checked, for the log" },
+};
+
+static const GimpParamDef fidelity_ret[] = {
+  { GIMP_PDB_INT32, "failed", "Previews below min-db or unreadable" },
+  { GIMP_PDB_INT32, "checked", "Previews found" },
+};
+
 static const GimpParamDef limit_ret[] = {
   { GIMP_PDB_INT32, "limited", "Processes limited" },
 };
@@ -121,6 +140,11 @@ query (void)
   gimp_install_procedure (EXTENSION_PROC, "test helper", "test helper",
                           "gimp-cudablur", "gimp-cudablur", "2026", NULL, "",
                           GIMP_EXTENSION, 0, 0, NULL, NULL);
+  gimp_install_procedure (FIDELITY_PROC, "test helper", "test helper",
+                          "gimp-cudablur", "gimp-cudablur", "2026", NULL, "",
+                          GIMP_PLUGIN, G_N_ELEMENTS (fidelity_args),
+                          G_N_ELEMENTS (fidelity_ret), fidelity_args,
+                          fidelity_ret);
   gimp_install_procedure (WAIT_PROC, "test helper", "test helper",
                           "gimp-cudablur", "gimp-cudablur", "2026", NULL,
                           "", GIMP_PLUGIN, G_N_ELEMENTS (wait_args),
@@ -599,6 +623,17 @@ run (const gchar *name, gint nparams, const GimpParam *param,
       values[1].type = GIMP_PDB_INT32;
       values[1].data.d_int32 = limit_resident (param[1].data.d_int32);
       *nreturn_vals = 2;
+    }
+  else if (!strcmp (name, FIDELITY_PROC) && nparams == 5)
+    {
+      gint checked = 0;
+      values[1].type = GIMP_PDB_INT32;
+      values[1].data.d_int32 = preview_fidelity (
+        param[1].data.d_image, param[2].data.d_string, param[3].data.d_float,
+        param[4].data.d_string, &checked);
+      values[2].type = GIMP_PDB_INT32;
+      values[2].data.d_int32 = checked;
+      *nreturn_vals = 3;
     }
   else if (!strcmp (name, WAIT_PROC) && nparams == 3)
     {

@@ -40,5 +40,34 @@ for arg in "algorithm: 7" "algorithm: -1" "std-dev-x: -1" "std-dev-x: 1501" \
   grep -q "$arg" "$tmp/log" \
     || { echo "FAIL: no calling error naming \"$arg\""; fail=1; }
 done
+
+# Last values across sessions: one GIMP session blurs with distinctive
+# values and quits; the next, started afresh on the same profile, repeats
+# the last values (RUN-WITH-LAST-VALS) on a photograph, which must come out
+# as the engine's blur with those values.
+gimp -i -d -f --batch-interpreter=plug-in-script-fu-eval -b "
+(let* ((img (car (gimp-image-new 64 64 RGB)))
+       (l (car (gimp-layer-new img 64 64 RGB-IMAGE \"l\" 100 LAYER-MODE-NORMAL))))
+  (gimp-image-insert-layer img l 0 0)
+  (plug-in-cudablur RUN-NONINTERACTIVE img l 4 7.25 3.5 50.0 2 2.0 2))" \
+  -b "(gimp-quit 0)" >"$tmp/session1.log" 2>&1
+gimp -i -d -f --batch-interpreter=plug-in-script-fu-eval -b "
+(let* ((img (car (gimp-file-load RUN-NONINTERACTIVE \"$data/coffee.ppm\" \"\")))
+       (d (car (gimp-image-get-active-drawable img))))
+  (plug-in-cudablur-test-snapshot RUN-NONINTERACTIVE img d \"$tmp/restart.snap\")
+  (plug-in-cudablur RUN-WITH-LAST-VALS img d 0 0 0 0 0 0 0)
+  (let ((r (plug-in-cudablur-test-verify RUN-NONINTERACTIVE img d
+              \"$tmp/restart.snap\" 0 7.25 3.5 4 \"last values\")))
+    (gimp-message (string-append \"restart: \"
+                                 (if (= (car r) 1) \"passed \" \"failed \")
+                                 (cadr r)))))" \
+  -b "(gimp-quit 0)" >"$tmp/session2.log" 2>&1
+line=$(grep "restart: " "$tmp/session2.log" | sed 's/.*restart: //')
+case $line in
+  passed*) echo "PASS: last values after a restart (deriche 7.25 x 3.5): $line" ;;
+  *) echo "FAIL: last values after a restart: ${line:-no result}"
+     cat "$tmp/session1.log" "$tmp/session2.log"; fail=1 ;;
+esac
+
 [ $fail -eq 0 ] || { echo "--- full GIMP log:"; cat "$tmp/log"; }
 exit $fail

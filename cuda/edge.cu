@@ -132,7 +132,8 @@ step_factors (const dt_k &k, int i, float delta)
 template <int C>
 __global__ void
 spacings_kernel (const float *__restrict__ img, int w, int h, float rx2,
-                 float ry2, float *__restrict__ dty, float *__restrict__ dtxT)
+                 float ry2, int perceptual_input, float *__restrict__ dty,
+                 float *__restrict__ dtxT)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   int y = blockIdx.y * blockDim.y + threadIdx.y;
@@ -145,7 +146,7 @@ spacings_kernel (const float *__restrict__ img, int w, int h, float rx2,
     float a = ALPHA ? px[C - 1] : 1.0f;
 #pragma unroll
     for (int k = 0; k < NC; k++)
-      p[k] = gb_edge_perceptual (px[k], a);
+      p[k] = gb_edge_perceptual (px[k], a, perceptual_input);
   };
   float c0[NC], cl[NC], cu[NC];
   perceptual (x, y, c0);
@@ -349,7 +350,8 @@ run_c (const gb_params *p, float *a, float *b, float *dty, float *dtxT,
   dim3 blk (32, 8), grid ((w + 31) / 32, (h + 7) / 8);
   spacings_kernel<C><<<grid, blk, 0, s>>> (
       a, w, h, (float) gb_edge_ratio2 (p->sigma_x, p->range_sigma),
-      (float) gb_edge_ratio2 (p->sigma_y, p->range_sigma), dty, dtxT);
+      (float) gb_edge_ratio2 (p->sigma_y, p->range_sigma), p->perceptual,
+      dty, dtxT);
   if ((st = gb_cuda_check_launch ("spacings_kernel")) != GB_OK)
     return st;
   const int hold = p->edge_interpolation == GB_EDGE_HOLD;

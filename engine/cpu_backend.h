@@ -40,9 +40,11 @@ gb_status gb_cpu_edge (const gb_params *params, const gb_image *src,
 
 /* The domain transform's spacings dtx (between x-1 and x) and dty
  * (between y-1 and y), w*h each, from perceptual colour on a 0-255
- * scale; ratio2 = gb_edge_ratio2 (sigma_s, sigma_r). */
+ * scale (encoded from linear unless the data is perceptual already);
+ * ratio2 = gb_edge_ratio2 (sigma_s, sigma_r). */
 gb_status gb_edge_spacings (const gb_image *src, double ratio2_x,
-                            double ratio2_y, float *dtx, float *dty);
+                            double ratio2_y, int perceptual, float *dtx,
+                            float *dty);
 
 /* Copies the pixels of src into dst (same size and channels). */
 void gb_image_copy (const gb_image *src, const gb_image *dst);

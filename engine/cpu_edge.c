@@ -168,7 +168,7 @@ edge_item (void *ctx, long item, void *scratch)
  * time, the current and the one above. */
 gb_status
 gb_edge_spacings (const gb_image *src, double ratio2_x, double ratio2_y,
-                  float *dtx, float *dty)
+                  int perceptual, float *dtx, float *dty)
 {
   const int w = src->width, h = src->height, c = src->channels;
   const int nc = c >= 3 ? 3 : 1, alpha = c == 2 || c == 4;
@@ -186,7 +186,8 @@ gb_edge_spacings (const gb_image *src, double ratio2_x, double ratio2_y,
                             + (size_t) x * c;
           float a = alpha ? px[c - 1] : 1.0f;
           for (int k = 0; k < nc; k++)
-            cur[(size_t) x * nc + k] = gb_edge_perceptual (px[k], a);
+            cur[(size_t) x * nc + k] = gb_edge_perceptual (px[k], a,
+                                                           perceptual);
         }
       for (int x = 0; x < w; x++)
         {
@@ -226,7 +227,7 @@ gb_cpu_edge (const gb_params *params, const gb_image *src,
                                               params->range_sigma),
                               gb_edge_ratio2 (params->sigma_y,
                                               params->range_sigma),
-                              dtx, dty))
+                              params->perceptual, dtx, dty))
       != GB_OK)
     goto out;
   gb_image_copy (src, dst);

@@ -11,6 +11,7 @@
 
 #include "gblur.h"
 #include "big_alloc.h"
+#include "border.h"
 #include "cpu_backend.h"
 #include "dispatch.h"
 #include "backend.h"
@@ -248,23 +249,13 @@ gb_plan_run_cpu (const gb_plan *plan, const gb_image *src, const gb_image *dst,
   return gb_cpu_run (&p, dst, dst, progress ? &span : NULL, r);
 }
 
-gb_status
-gb_blur (const gb_params *params, const gb_image *src, const gb_image *dst,
-         gb_progress_fn progress, void *user, gb_report *report)
+/* gb_blur after validation, with replicated borders. */
+static gb_status
+blur_valid (const gb_params *params, const gb_image *src,
+            const gb_image *dst, gb_progress_fn progress, void *user,
+            gb_report *r)
 {
-  gb_report local;
-  gb_report *r = report ? report : &local;
-  gb_status st = gb_validate (params, src, dst);
-  double t0 = gb_now ();
-
-  memset (r, 0, sizeof *r);
-  r->backend_used = GB_BACKEND_CPU;
-  if (st != GB_OK)
-    {
-      say (r, "%s", gb_status_message (st));
-      return st;
-    }
-
+  gb_status st = GB_OK;
   gb_plan plan;
   gb_plan_make (params, src->width, src->height, 1, &plan, r);
   if (!plan.blur)
@@ -297,8 +288,30 @@ gb_blur (const gb_params *params, const gb_image *src, const gb_image *dst,
       st = gb_plan_run_cpu (&plan, src, dst, progress, user, r);
       r->seconds_compute = gb_now () - tc;
     }
-  r->seconds_total = gb_now () - t0;
   if (progress && st == GB_OK)
     progress (1.0, user);
+  return st;
+}
+
+gb_status
+gb_blur (const gb_params *params, const gb_image *src, const gb_image *dst,
+         gb_progress_fn progress, void *user, gb_report *report)
+{
+  gb_report local;
+  gb_report *r = report ? report : &local;
+  gb_status st = gb_validate (params, src, dst);
+  double t0 = gb_now ();
+
+  memset (r, 0, sizeof *r);
+  r->backend_used = GB_BACKEND_CPU;
+  if (st != GB_OK)
+    {
+      say (r, "%s", gb_status_message (st));
+      return st;
+    }
+  st = params->border == GB_BORDER_CLAMP
+       ? blur_valid (params, src, dst, progress, user, r)
+       : gb_blur_framed (params, src, dst, progress, user, r, blur_valid);
+  r->seconds_total = gb_now () - t0;
   return st;
 }

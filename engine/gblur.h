@@ -79,6 +79,21 @@ typedef enum
                            range sigma 20 */
 } gb_edge_interpolation;
 
+/* What lies beyond the image's edges, on every side: GIMP's "abyss
+ * policy" in its own Gaussian blur.  The colours are in the working space
+ * (premultiplied; with 2 or 4 channels the last is alpha). */
+typedef enum
+{
+  GB_BORDER_CLAMP = 0,  /* the edge pixels repeat (default) */
+  GB_BORDER_NONE = 1,   /* transparent: every channel 0 (without an alpha
+                           channel that is black: a caller wanting "the
+                           layer ends here" adds an alpha of 1 inside, as
+                           the plug-in does) */
+  GB_BORDER_BLACK = 2,  /* opaque black */
+  GB_BORDER_WHITE = 3,  /* opaque white */
+  GB_BORDER_COUNT
+} gb_border;
+
 /* How FIR taps are produced: read from a precomputed table, or generated
  * on the fly by forward quotients (Turkowski, GPU Gems 3, ch. 40). */
 typedef enum
@@ -113,6 +128,7 @@ typedef enum
   GB_ERR_CUDA_DISABLED,   /* GPU not tried after repeated failures */
   GB_ERR_FORMAT,          /* a native pixel format the engine cannot convert */
   GB_ERR_IO,              /* a read or write callback failed */
+  GB_ERR_BORDER,          /* unknown border */
   GB_STATUS_COUNT
 } gb_status;
 
@@ -151,6 +167,19 @@ typedef struct
                               causal value, as the two-way paper does (to
                               reproduce its Table 2), instead of the exact
                               replicate-border start (Triggs-Sdika). */
+  gb_border border;        /* beyond the edges; not CLAMP: the image is
+                              framed by one pixel of the border colour and
+                              the frame replicated, which is the constant
+                              extension exactly for every filter but the
+                              edge-aware ones (they see the frame as one
+                              more pixel, so iterations after the first
+                              start from the frame as blurred) */
+  int perceptual;          /* the colour values are perceptual (sRGB-
+                              encoded) rather than linear: the edge-aware
+                              filter then measures colour differences on
+                              them as they are.  The blur itself is the same
+                              arithmetic either way; what it runs on is the
+                              caller's choice of data. */
 } gb_params;
 
 /* A view of an image: interleaved float32 channels, rows stride floats

@@ -16,6 +16,7 @@
 
 #include "gblur.h"
 #include "big_alloc.h"
+#include "border.h"
 #include "convert.h"
 #include "cpu_backend.h"
 #include "dispatch.h"
@@ -247,7 +248,10 @@ gb_native_memory (const gb_params *params, const gb_native_io *io)
 {
   if (validate_io (params, io) != GB_OK)
     return 0;
-  const size_t w = (size_t) io->width, h = (size_t) io->height;
+  /* A border colour adds a one-pixel frame. */
+  const size_t frame = params->border != GB_BORDER_CLAMP ? 2 : 0;
+  const size_t w = (size_t) io->width + frame;
+  const size_t h = (size_t) io->height + frame;
   const size_t c = (size_t) io->format.channels;
   const size_t row = gb_pixel_format_bytes (&io->format) * w;
   const size_t work = sizeof (float) * w * h * c;
@@ -282,6 +286,18 @@ gb_blur_native (const gb_params *params, const gb_native_io *io,
     {
       snprintf (r->reason, sizeof r->reason, "%s", gb_status_message (st));
       return st;
+    }
+  /* A border colour: the rows pass through a one-pixel frame of it, and
+   * the rest runs with replicated borders. */
+  gb_params clamped = *params;
+  gb_framed_io frame;
+  gb_native_io framed;
+  if (params->border != GB_BORDER_CLAMP)
+    {
+      gb_frame_io (io, params->border, &frame, &framed);
+      clamped.border = GB_BORDER_CLAMP;
+      params = &clamped;
+      io = &framed;
     }
 
   gb_plan plan;

@@ -21,6 +21,8 @@ gb_params_init (gb_params *params)
   params->blocks_per_stripe = 0;
   params->naive_borders = 0;
   params->edge_interpolation = GB_EDGE_HOLD;
+  params->border = GB_BORDER_CLAMP;
+  params->perceptual = 0;
 }
 
 static int
@@ -70,6 +72,8 @@ gb_validate (const gb_params *params, const gb_image *src, const gb_image *dst)
     return GB_ERR_ALGORITHM;
   if ((int) params->backend < 0 || params->backend > GB_BACKEND_CPU)
     return GB_ERR_BACKEND;
+  if ((int) params->border < 0 || params->border >= GB_BORDER_COUNT)
+    return GB_ERR_BORDER;
   if (!sigma_ok (params->sigma_x) || !sigma_ok (params->sigma_y))
     return GB_ERR_SIGMA;
   if ((info->uses & GB_USES_RANGE_SIGMA)

@@ -158,14 +158,15 @@ gb_encode_u8_table (float v, const float *threshold, const uint8_t *guess)
 /* ---- edge-aware colour -------------------------------------------------
  * The edge-aware filter measures colour on perceptual values on a 0-255
  * scale, with premultiplication removed; pixels more transparent than
- * this count as black. */
+ * this count as black.  Data already perceptual (gb_params.perceptual) is
+ * only clamped, not encoded again. */
 #define GB_EDGE_ALPHA_MIN 1e-6f
 
 GB_HD float
-gb_edge_perceptual (float premultiplied, float alpha)
+gb_edge_perceptual (float premultiplied, float alpha, int perceptual)
 {
-  return 255.0f * gb_srgb_from_linear (alpha > GB_EDGE_ALPHA_MIN
-                                       ? premultiplied / alpha : 0.0f);
+  const float v = alpha > GB_EDGE_ALPHA_MIN ? premultiplied / alpha : 0.0f;
+  return 255.0f * (perceptual ? gb_clamp01 (v) : gb_srgb_from_linear (v));
 }
 
 /* ---- edge-aware spacings ----------------------------------------------

@@ -30,6 +30,7 @@ static const char *const status_messages[GB_STATUS_COUNT] = {
   [GB_ERR_CUDA_DISABLED] = GB_N_ ("GPU disabled after repeated failures"),
   [GB_ERR_FORMAT] = GB_N_ ("unsupported pixel format"),
   [GB_ERR_IO] = GB_N_ ("reading or writing the image failed"),
+  [GB_ERR_BORDER] = GB_N_ ("unknown border (use clamp, none, black or white)"),
 };
 
 const char *

@@ -63,6 +63,13 @@ cudablur_vals_check (const CudablurVals *v, gchar **message)
   else if (v->device < 0 || v->device > GB_BACKEND_CPU)
     *message = g_strdup_printf (_("device: %d is not one of 0 (auto), "
                                   "1 (cuda) or 2 (cpu)"), v->device);
+  else if (v->border < 0 || v->border >= GB_BORDER_COUNT)
+    *message = g_strdup_printf (_("edge-mode: %d is not one of 0 (clamp), "
+                                  "1 (none), 2 (black) or 3 (white)"),
+                                v->border);
+  else if (v->space != 0 && v->space != 1)
+    *message = g_strdup_printf (_("blur-space: %d is not 0 (linear) or 1 "
+                                  "(perceptual)"), v->space);
   else
     return TRUE;
   return FALSE;

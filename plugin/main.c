@@ -27,101 +27,16 @@ const GimpPlugInInfo PLUG_IN_INFO = { NULL, NULL, query, run };
 
 MAIN ()
 
-GimpParamDef cudablur_args[CUDABLUR_N_ARGS] = {
-  { GIMP_PDB_INT32, "run-mode",
-    "The run mode { RUN-INTERACTIVE (0), RUN-NONINTERACTIVE (1), "
-    "RUN-WITH-LAST-VALS (2) }" },
-  { GIMP_PDB_IMAGE, "image", "Input image" },
-  { GIMP_PDB_DRAWABLE, "drawable", "Input drawable (RGB or grey layer, "
-    "layer mask or channel)" },
-  { GIMP_PDB_INT32, "algorithm", NULL },   /* from the registry */
-  { GIMP_PDB_FLOAT, "std-dev-x", NULL },
-  { GIMP_PDB_FLOAT, "std-dev-y", NULL },
-  { GIMP_PDB_FLOAT, "range-sigma", NULL },
-  { GIMP_PDB_INT32, "iterations", NULL },
-  { GIMP_PDB_FLOAT, "kappa", NULL },
-  { GIMP_PDB_INT32, "device",
-    "0 auto (the GPU when present and the image has 512 x 512 pixels or "
-    "more), 1 cuda (falls back to the CPU if the GPU fails), 2 cpu" },
-};
-
-const GimpParamDef cudablur_return_vals[CUDABLUR_N_RETURN_VALS] = {
-  { GIMP_PDB_INT32, "device-used", "Where the blur ran: 1 cuda, 2 cpu" },
-};
-
-const gchar *cudablur_help;
-
-/* Texts that quote the registry and the engine's limits, built once. */
-void
-cudablur_procedure_init (void)
-{
-  if (cudablur_help)
-    return;
-  GString *a = g_string_new (NULL);
-  for (gint i = 0; i < GB_ALGO_COUNT; i++)
-    {
-      const gb_algorithm_info *info = gb_algorithm_get ((gb_algorithm) i);
-      g_string_append_printf (a, "%s%d %s (%s)", i ? ", " : "", i,
-                              info->name, info->summary);
-    }
-  cudablur_args[3].description = g_string_free (a, FALSE);
-  cudablur_args[4].description = g_strdup_printf (
-      "Horizontal standard deviation in pixels, 0 to %g (below %g leaves "
-      "rows alone)", GB_SIGMA_MAX, GB_SIGMA_IDENTITY);
-  cudablur_args[5].description = g_strdup_printf (
-      "Vertical standard deviation in pixels, 0 to %g (below %g leaves "
-      "columns alone)", GB_SIGMA_MAX, GB_SIGMA_IDENTITY);
-  cudablur_args[6].description = g_strdup_printf (
-      "Edge-aware range sigma on a 0-255 scale, greater than 0 and at most "
-      "%g: colour differences much larger than it stop the blur; past a few "
-      "hundred colour hardly matters (ignored by algorithms without it)",
-      GB_RANGE_SIGMA_MAX);
-  cudablur_args[7].description = g_strdup_printf (
-      "Edge-aware horizontal+vertical iterations, 1 to %d (ignored by "
-      "algorithms without them)", GB_ITERATIONS_MAX);
-  cudablur_args[8].description = g_strdup_printf (
-      "Edge-aware partitioned boundary extension in units of sigma, 0 to %g "
-      "(ignored by algorithms without it)", GB_KAPPA_MAX);
-  cudablur_help = g_strdup_printf (
-      "Blurs the drawable (within the selection) with a Gaussian of "
-      "standard deviations std-dev-x and std-dev-y, in linear light with "
-      "premultiplied alpha, on an NVIDIA GPU through CUDA when one is "
-      "usable and on all CPU cores otherwise; a GPU failure re-runs the "
-      "blur on the CPU. Borders replicate the edge pixels. The algorithm "
-      "'auto' picks the separable FIR filter for small standard deviations "
-      "(up to %g on the CPU, %g on the GPU) and Deriche's recursive filter "
-      "above. The edge-aware algorithms blur along the image's domain "
-      "transform, so that edges with colour differences well above "
-      "range-sigma stay sharp. Returns the device that ran the blur. Script "
-      "calls are served by a resident process that GIMP starts with the "
-      "session (extension-cudablur); without it each call runs in a "
-      "process of its own.", GB_AUTO_FIR_MAX_SIGMA_CPU,
-      GB_AUTO_FIR_MAX_SIGMA_CUDA);
-}
-
 static void
 query (void)
 {
-  cudablur_procedure_init ();
   gimp_plugin_domain_register (GETTEXT_PACKAGE, cudablur_locale_dir ());
   /* The Help button's page: help/en/gimp-help.xml maps PLUG_IN_HELP to it. */
   gchar *help_uri = g_filename_to_uri (cudablur_help_dir (), NULL, NULL);
   if (help_uri)
     gimp_plugin_help_register (PLUG_IN_HELP_DOMAIN, help_uri);
   g_free (help_uri);
-
-  gimp_install_procedure (PLUG_IN_PROC,
-                          N_("Gaussian blur on the GPU with CUDA, or on the "
-                             "CPU"),
-                          cudablur_help,
-                          "gimp-cudablur authors",
-                          "gimp-cudablur authors",
-                          "2026",
-                          N_("CUDA _Gaussian Blur..."),
-                          "RGB*, GRAY*",
-                          GIMP_PLUGIN,
-                          CUDABLUR_N_ARGS, CUDABLUR_N_RETURN_VALS,
-                          cudablur_args, cudablur_return_vals);
+  cudablur_procedure_install (NULL);
   gimp_plugin_menu_register (PLUG_IN_PROC, "<Image>/Filters/Blur");
   cudablur_resident_register ();
 }
@@ -222,13 +137,14 @@ drawable_usable (gint32 image_id, gint32 drawable_id, gchar **message)
 
 /* The values of a non-interactive call, checked. */
 static GimpPDBStatusType
-values_from_args (gint nparams, const GimpParam *param, CudablurVals *vals,
+values_from_args (gint n_args, gint nparams, const GimpParam *param,
+                  CudablurVals *vals,
                   gchar **message)
 {
-  if (nparams != CUDABLUR_N_ARGS)
+  if (nparams != n_args)
     {
       *message = g_strdup_printf (_("expected %d arguments, got %d"),
-                                  CUDABLUR_N_ARGS, nparams);
+                                  n_args, nparams);
       return GIMP_PDB_CALLING_ERROR;
     }
   vals->algorithm = param[3].data.d_int32;
@@ -238,6 +154,10 @@ values_from_args (gint nparams, const GimpParam *param, CudablurVals *vals,
   vals->iterations = param[7].data.d_int32;
   vals->kappa = param[8].data.d_float;
   vals->device = param[9].data.d_int32;
+  /* The short procedure: what it has always done. */
+  vals->border = nparams == CUDABLUR_N_ARGS_FULL ? param[10].data.d_int32
+                                                 : GB_BORDER_CLAMP;
+  vals->space = nparams == CUDABLUR_N_ARGS_FULL ? param[11].data.d_int32 : 0;
   return cudablur_vals_check (vals, message) ? GIMP_PDB_SUCCESS
                                             : GIMP_PDB_CALLING_ERROR;
 }
@@ -257,7 +177,8 @@ cudablur_run (const gchar *name, gint nparams, const GimpParam *param,
 
   *return_vals = values;
   set_return (values, nreturn_vals, GIMP_PDB_SUCCESS, NULL);
-  if (strcmp (name, PLUG_IN_PROC) != 0 || nparams < 3)
+  const gint n_args = cudablur_n_args (name);
+  if (n_args == 0 || nparams < 3)
     {
       set_return (values, nreturn_vals, GIMP_PDB_CALLING_ERROR,
                   g_strdup (_("run-mode, image and drawable are required")));
@@ -277,14 +198,15 @@ cudablur_run (const gchar *name, gint nparams, const GimpParam *param,
   /* Script calls and Filters > Repeat go to the resident process when it
    * runs: it has GEGL and CUDA started already. */
   if (!resident && run_mode != GIMP_RUN_INTERACTIVE
-      && cudablur_forward (nparams, param, &status, &device_used, &message))
+      && cudablur_forward (name, nparams, param, &status, &device_used,
+                           &message))
     goto done;
 
   cudablur_vals_load (&vals);
   switch (run_mode)
     {
     case GIMP_RUN_NONINTERACTIVE:
-      status = values_from_args (nparams, param, &vals, &message);
+      status = values_from_args (n_args, nparams, param, &vals, &message);
       break;
     case GIMP_RUN_INTERACTIVE:
       if (!drawable_usable (image_id, drawable_id, &message))

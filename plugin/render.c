@@ -7,7 +7,8 @@
  * float): the conversion to linear premultiplied float then runs where the
  * blur runs, on the GPU or on all cores.  Any other drawable (another
  * colour space, 64-bit floats) is read as linear float in its own space,
- * babl converting each band: correct before fast. */
+ * babl converting each band: correct before fast.  The blur space and
+ * edge mode choose too (cudablur_io_format). */
 #include "config.h"
 
 #include <string.h>
@@ -64,26 +65,38 @@ type_format (const gchar *type, gb_pixel_format *f)
 }
 
 gboolean
-cudablur_io_format (gint32 drawable_id, gb_pixel_format *f,
-                    const Babl **format)
+cudablur_io_format (gint32 drawable_id, const CudablurVals *vals,
+                    gb_pixel_format *f, const Babl **format)
 {
   const Babl *native = gimp_drawable_get_format (drawable_id);
   const Babl *space = babl_format_get_space (native);
-  if (space == babl_space ("sRGB")
+  const gboolean alpha = gimp_drawable_has_alpha (drawable_id);
+  const gboolean rgb = gimp_drawable_is_rgb (drawable_id);
+  const gboolean perceptual = vals->space == 1;
+  /* "None" on a drawable without alpha: the layer ends at its edge.  The
+   * blur runs with an alpha of 1 inside (babl adds it), and the colour
+   * comes back unpremultiplied as the alpha is dropped: what GIMP's own
+   * Gaussian blur gives with abyss policy None. */
+  const gboolean add_alpha = vals->border == GB_BORDER_NONE && !alpha;
+  if (!add_alpha && space == babl_space ("sRGB")
       && model_format (babl_get_name (babl_format_get_model (native)), f)
       && type_format (babl_get_name (babl_format_get_type (native, 0)), f)
-      && babl_format_get_n_components (native) == f->channels)
+      && babl_format_get_n_components (native) == f->channels
+      && (!perceptual || f->trc == GB_TRC_SRGB))
     {
+      /* Perceptual: the encoded values are blurred as they are. */
+      if (perceptual)
+        f->trc = GB_TRC_LINEAR;
       *format = native;
       return TRUE;
     }
-  gboolean alpha = gimp_drawable_has_alpha (drawable_id);
-  gboolean rgb = gimp_drawable_is_rgb (drawable_id);
+  static const char *const names[2][2][2] = {
+    { { "Y float", "YA float" }, { "RGB float", "RGBA float" } },
+    { { "Y' float", "Y'A float" }, { "R'G'B' float", "R'G'B'A float" } } };
   f->type = GB_SAMPLE_FLOAT;
-  f->trc = GB_TRC_LINEAR;
-  f->channels = (rgb ? 3 : 1) + (alpha ? 1 : 0);
-  *format = babl_format_with_space (rgb ? (alpha ? "RGBA float" : "RGB float")
-                                        : (alpha ? "YA float" : "Y float"),
+  f->trc = GB_TRC_LINEAR;   /* whatever babl delivers is blurred as is */
+  f->channels = (rgb ? 3 : 1) + (alpha || add_alpha ? 1 : 0);
+  *format = babl_format_with_space (names[perceptual][rgb][alpha || add_alpha],
                                     space);
   return FALSE;
 }
@@ -197,7 +210,7 @@ cudablur_render_drawable (gint32 drawable_id, const CudablurVals *vals,
   io.area.height = MIN (y + h + ry, dh) - io.area.y;
   io.out = (GeglRectangle) { x, y, w, h };
   io.show_progress = show_progress;
-  timing->native = cudablur_io_format (drawable_id, &pf, &io.format);
+  timing->native = cudablur_io_format (drawable_id, vals, &pf, &io.format);
   timing->format = babl_get_name (io.format);
 
   gb_native_io nio = { pf, io.area.width, io.area.height, x - io.area.x,

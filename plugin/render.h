@@ -27,10 +27,13 @@ GimpPDBStatusType cudablur_render_drawable (gint32 drawable_id,
                                             gint32 *device_used,
                                             gchar **message);
 
-/* The pixel format the render moves for this drawable: its own (TRUE)
- * when the engine converts it, else linear float in its colour space
- * (FALSE, babl converting).  *format is the matching babl format. */
-gboolean cudablur_io_format (gint32 drawable_id, gb_pixel_format *f,
-                             const Babl **format);
+/* The pixel format the render moves for this drawable and these values:
+ * its own (TRUE) when the engine converts it, else float in its colour
+ * space (FALSE, babl converting).  Perceptual blurs move the encoded
+ * values and tell the engine they are linear, so that it blurs them as
+ * they are; "None" on a drawable without alpha moves an alpha channel of
+ * 1 (the layer ends at its edge).  *format is the matching babl format. */
+gboolean cudablur_io_format (gint32 drawable_id, const CudablurVals *vals,
+                             gb_pixel_format *f, const Babl **format);
 
 #endif

@@ -1,8 +1,8 @@
 /* The resident process.  GIMP starts every extension without arguments
- * when a session starts, batch sessions included; ours installs a
- * temporary procedure under the name plug-in-cudablur.  GIMP's procedure
- * database keeps procedures of one name in a list, newest first, so
- * scripts calling plug-in-cudablur reach the resident process, which has
+ * when a session starts, batch sessions included; ours installs temporary
+ * procedures under the names plug-in-cudablur and plug-in-cudablur-full.
+ * GIMP's procedure database keeps procedures of one name in a list,
+ * newest first, so scripts calling them reach the resident process, which has
  * GEGL (babl) and CUDA started already: per call it saves the process
  * start, gegl_init (0.35-0.8 s on two cores) and CUDA's context (0.1-0.3
  * s).  What the resident does not take it answers with
@@ -66,15 +66,7 @@ cudablur_resident_main (void)
       gimp_extension_ack ();
       return;
     }
-  cudablur_procedure_init ();
-  gimp_install_temp_proc (PLUG_IN_PROC,
-                          N_("Gaussian blur on the GPU with CUDA, or on the "
-                             "CPU"),
-                          cudablur_help,
-                          "gimp-cudablur authors", "gimp-cudablur authors",
-                          "2026", NULL, "RGB*, GRAY*", GIMP_TEMPORARY,
-                          CUDABLUR_N_ARGS, CUDABLUR_N_RETURN_VALS,
-                          cudablur_args, cudablur_return_vals, resident_run);
+  cudablur_procedure_install (resident_run);
   /* GIMP waits for the acknowledgement; GEGL starts after it, while GIMP
    * goes on starting. */
   gimp_extension_ack ();
@@ -91,10 +83,10 @@ cudablur_resident_main (void)
     }
 }
 
-/* Whether plug-in-cudablur is currently the resident's temporary
- * procedure (and not a dead one's leftover). */
+/* Whether the procedure of that name is currently the resident's
+ * temporary one (and not a dead one's leftover). */
 static gboolean
-resident_present (void)
+resident_present (const gchar *name)
 {
   gchar *blurb = NULL, *help = NULL, *author = NULL, *copyright = NULL;
   gchar *date = NULL;
@@ -102,7 +94,7 @@ resident_present (void)
   gint n_args = 0, n_values = 0;
   GimpParamDef *args = NULL, *values = NULL;
   if (disabled ()
-      || !gimp_procedural_db_proc_info (PLUG_IN_PROC, &blurb, &help, &author,
+      || !gimp_procedural_db_proc_info (name, &blurb, &help, &author,
                                         &copyright, &date, &type, &n_args,
                                         &n_values, &args, &values))
     return FALSE;
@@ -113,18 +105,18 @@ resident_present (void)
   g_free (date);
   gimp_destroy_paramdefs (args, n_args);
   gimp_destroy_paramdefs (values, n_values);
-  return type == GIMP_TEMPORARY && n_args == CUDABLUR_N_ARGS;
+  return type == GIMP_TEMPORARY && n_args == cudablur_n_args (name);
 }
 
 gboolean
-cudablur_forward (gint nparams, const GimpParam *param,
+cudablur_forward (const gchar *name, gint nparams, const GimpParam *param,
                   GimpPDBStatusType *status, gint32 *device_used,
                   gchar **message)
 {
-  if (nparams != CUDABLUR_N_ARGS || !resident_present ())
+  if (nparams != cudablur_n_args (name) || !resident_present (name))
     return FALSE;
   gint n = 0;
-  GimpParam *ret = gimp_run_procedure2 (PLUG_IN_PROC, &n, nparams, param);
+  GimpParam *ret = gimp_run_procedure2 (name, &n, nparams, param);
   if (!ret || n < 1)
     {
       if (ret)
@@ -134,7 +126,7 @@ cudablur_forward (gint nparams, const GimpParam *param,
   *status = ret[0].data.d_status;
   /* A crashed resident took its temporary procedure with it: this call is
    * done here instead, and later ones go to processes of their own. */
-  if (*status == GIMP_PDB_EXECUTION_ERROR && !resident_present ())
+  if (*status == GIMP_PDB_EXECUTION_ERROR && !resident_present (name))
     {
       gimp_destroy_params (ret, n);
       return FALSE;
@@ -152,9 +144,9 @@ cudablur_forward_values (gint32 image_id, gint32 drawable_id,
                          const CudablurVals *vals, GimpPDBStatusType *status,
                          gint32 *device_used, gchar **message)
 {
-  GimpParam p[CUDABLUR_N_ARGS];
+  GimpParam p[CUDABLUR_N_ARGS_FULL];
   memset (p, 0, sizeof p);
-  for (gint i = 0; i < CUDABLUR_N_ARGS; i++)
+  for (gint i = 0; i < CUDABLUR_N_ARGS_FULL; i++)
     p[i].type = cudablur_args[i].type;
   p[0].data.d_int32 = GIMP_RUN_NONINTERACTIVE;
   p[1].data.d_image = image_id;
@@ -166,5 +158,8 @@ cudablur_forward_values (gint32 image_id, gint32 drawable_id,
   p[7].data.d_int32 = vals->iterations;
   p[8].data.d_float = vals->kappa;
   p[9].data.d_int32 = vals->device;
-  return cudablur_forward (CUDABLUR_N_ARGS, p, status, device_used, message);
+  p[10].data.d_int32 = vals->border;
+  p[11].data.d_int32 = vals->space;
+  return cudablur_forward (PLUG_IN_PROC_FULL, CUDABLUR_N_ARGS_FULL, p, status,
+                           device_used, message);
 }

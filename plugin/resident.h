@@ -17,9 +17,9 @@ void cudablur_resident_main (void);
  * its status (and device or message, g_free it), or FALSE when there is
  * no resident, or it crashed on this call, and the caller is to do the
  * work itself. */
-gboolean cudablur_forward (gint nparams, const GimpParam *param,
-                           GimpPDBStatusType *status, gint32 *device_used,
-                           gchar **message);
+gboolean cudablur_forward (const gchar *name, gint nparams,
+                           const GimpParam *param, GimpPDBStatusType *status,
+                           gint32 *device_used, gchar **message);
 
 /* The same for the values a dialog chose. */
 gboolean cudablur_forward_values (gint32 image_id, gint32 drawable_id,

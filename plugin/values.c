@@ -29,6 +29,8 @@ cudablur_vals_defaults (CudablurVals *vals)
   vals->iterations = p.iterations;
   vals->kappa = p.kappa;
   vals->device = GB_BACKEND_AUTO;
+  vals->border = GB_BORDER_CLAMP;
+  vals->space = 0;
 }
 
 void
@@ -42,6 +44,8 @@ cudablur_vals_to_params (const CudablurVals *v, gb_params *p)
   p->iterations = v->iterations;
   p->kappa = v->kappa;
   p->backend = (gb_backend) v->device;
+  p->border = (gb_border) v->border;
+  p->perceptual = v->space == 1;
 }
 
 /* Values stored in this session: any script can store bytes under our
@@ -66,23 +70,62 @@ load_session (CudablurVals *vals)
 }
 
 static void
-read_double (GKeyFile *k, const gchar *key, gdouble *v)
+read_double (GKeyFile *k, const gchar *group, const gchar *key, gdouble *v)
 {
   GError *e = NULL;
-  gdouble d = g_key_file_get_double (k, GROUP, key, &e);
+  gdouble d = g_key_file_get_double (k, group, key, &e);
   if (!e)
     *v = d;
   g_clear_error (&e);
 }
 
 static void
-read_int (GKeyFile *k, const gchar *key, gint32 *v)
+read_int (GKeyFile *k, const gchar *group, const gchar *key, gint32 *v)
 {
   GError *e = NULL;
-  gint i = g_key_file_get_integer (k, GROUP, key, &e);
+  gint i = g_key_file_get_integer (k, group, key, &e);
   if (!e)
     *v = i;
   g_clear_error (&e);
+}
+
+gboolean
+cudablur_vals_from_keys (GKeyFile *k, const gchar *group, CudablurVals *vals)
+{
+  CudablurVals v;
+  cudablur_vals_defaults (&v);
+  if (!g_key_file_has_group (k, group))
+    return FALSE;
+  read_int (k, group, "algorithm", &v.algorithm);
+  read_double (k, group, "std-dev-x", &v.std_dev_x);
+  read_double (k, group, "std-dev-y", &v.std_dev_y);
+  read_double (k, group, "range-sigma", &v.range_sigma);
+  read_int (k, group, "iterations", &v.iterations);
+  read_double (k, group, "kappa", &v.kappa);
+  read_int (k, group, "device", &v.device);
+  read_int (k, group, "edge-mode", &v.border);
+  read_int (k, group, "blur-space", &v.space);
+  gchar *message = NULL;
+  gboolean ok = cudablur_vals_check (&v, &message);
+  g_free (message);
+  if (ok)
+    *vals = v;
+  return ok;
+}
+
+void
+cudablur_vals_to_keys (const CudablurVals *v, GKeyFile *k, const gchar *group)
+{
+  g_key_file_set_integer (k, group, "version", CUDABLUR_VALS_VERSION);
+  g_key_file_set_integer (k, group, "algorithm", v->algorithm);
+  g_key_file_set_double (k, group, "std-dev-x", v->std_dev_x);
+  g_key_file_set_double (k, group, "std-dev-y", v->std_dev_y);
+  g_key_file_set_double (k, group, "range-sigma", v->range_sigma);
+  g_key_file_set_integer (k, group, "iterations", v->iterations);
+  g_key_file_set_double (k, group, "kappa", v->kappa);
+  g_key_file_set_integer (k, group, "device", v->device);
+  g_key_file_set_integer (k, group, "edge-mode", v->border);
+  g_key_file_set_integer (k, group, "blur-space", v->space);
 }
 
 /* Values of an earlier session: what the parasite holds over the
@@ -93,29 +136,13 @@ load_profile (CudablurVals *vals)
   GimpParasite *parasite = gimp_get_parasite (LAST_VALUES_PARASITE);
   if (!parasite)
     return FALSE;
-  CudablurVals v;
-  cudablur_vals_defaults (&v);
   GKeyFile *k = g_key_file_new ();
   gboolean ok = g_key_file_load_from_data (
     k, gimp_parasite_data (parasite), gimp_parasite_data_size (parasite),
-    G_KEY_FILE_NONE, NULL);
-  if (ok)
-    {
-      read_int (k, "algorithm", &v.algorithm);
-      read_double (k, "std-dev-x", &v.std_dev_x);
-      read_double (k, "std-dev-y", &v.std_dev_y);
-      read_double (k, "range-sigma", &v.range_sigma);
-      read_int (k, "iterations", &v.iterations);
-      read_double (k, "kappa", &v.kappa);
-      read_int (k, "device", &v.device);
-      gchar *message = NULL;
-      ok = cudablur_vals_check (&v, &message);
-      g_free (message);
-    }
+    G_KEY_FILE_NONE, NULL)
+    && cudablur_vals_from_keys (k, GROUP, vals);
   g_key_file_free (k);
   gimp_parasite_free (parasite);
-  if (ok)
-    *vals = v;
   return ok;
 }
 
@@ -131,14 +158,7 @@ static void
 save_profile (const CudablurVals *v)
 {
   GKeyFile *k = g_key_file_new ();
-  g_key_file_set_integer (k, GROUP, "version", CUDABLUR_VALS_VERSION);
-  g_key_file_set_integer (k, GROUP, "algorithm", v->algorithm);
-  g_key_file_set_double (k, GROUP, "std-dev-x", v->std_dev_x);
-  g_key_file_set_double (k, GROUP, "std-dev-y", v->std_dev_y);
-  g_key_file_set_double (k, GROUP, "range-sigma", v->range_sigma);
-  g_key_file_set_integer (k, GROUP, "iterations", v->iterations);
-  g_key_file_set_double (k, GROUP, "kappa", v->kappa);
-  g_key_file_set_integer (k, GROUP, "device", v->device);
+  cudablur_vals_to_keys (v, k, GROUP);
   gsize size = 0;
   gchar *text = g_key_file_to_data (k, &size, NULL);
   g_key_file_free (k);
@@ -171,6 +191,8 @@ cudablur_vals_save (const CudablurVals *vals)
   out.algorithm = vals->algorithm;
   out.iterations = vals->iterations;
   out.device = vals->device;
+  out.border = vals->border;
+  out.space = vals->space;
   out.version = CUDABLUR_VALS_VERSION;
   gimp_set_data (PLUG_IN_PROC, &out, sizeof out);
   save_profile (&out);

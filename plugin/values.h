@@ -8,6 +8,7 @@
 #include "gblur.h"
 
 #define PLUG_IN_PROC   "plug-in-cudablur"
+#define PLUG_IN_PROC_FULL "plug-in-cudablur-full"
 #define PLUG_IN_BINARY "cudablur"
 #define PLUG_IN_ROLE   "gimp-cudablur"
 /* The Help button's pages: a help domain of our own, whose gimp-help.xml
@@ -17,8 +18,9 @@
 
 /* The procedure's arguments after run-mode, image and drawable.  Stored
  * with gimp_set_data as the last values, so the layout has no padding
- * (doubles first, an even number of 32-bit fields) and carries a version:
- * stored bytes of another size or version are ignored. */
+ * (doubles first, 32-bit fields after them, a multiple of 8 bytes) and
+ * carries a version: stored bytes of another size or version are
+ * ignored. */
 typedef struct
 {
   gdouble std_dev_x;
@@ -28,10 +30,13 @@ typedef struct
   gint32  algorithm;     /* gb_algorithm numbering */
   gint32  iterations;    /* edge-aware only */
   gint32  device;        /* gb_backend numbering */
+  gint32  border;        /* gb_border numbering: the edge-mode argument */
+  gint32  space;         /* 0 linear light, 1 perceptual: blur-space */
   gint32  version;       /* CUDABLUR_VALS_VERSION */
+  gint32  reserved;      /* 0: an even number of 32-bit fields */
 } CudablurVals;
 
-#define CUDABLUR_VALS_VERSION 2
+#define CUDABLUR_VALS_VERSION 3
 
 void cudablur_vals_defaults (CudablurVals *vals);
 
@@ -44,6 +49,14 @@ gboolean cudablur_vals_check (const CudablurVals *vals, gchar **message);
  * pass the checks).  Saving keeps them for both. */
 void cudablur_vals_load (CudablurVals *vals);
 void cudablur_vals_save (const CudablurVals *vals);
+
+/* Values as keys of a key-file group (the last values across sessions,
+ * the presets): missing keys read as defaults, and values that fail the
+ * checks are not taken (FALSE). */
+gboolean cudablur_vals_from_keys (GKeyFile *k, const gchar *group,
+                                  CudablurVals *vals);
+void cudablur_vals_to_keys (const CudablurVals *vals, GKeyFile *k,
+                            const gchar *group);
 
 /* Converts plug-in values into engine parameters. */
 void cudablur_vals_to_params (const CudablurVals *vals, gb_params *params);

@@ -20,6 +20,13 @@ kernel6 (double sigma, int *r)
 int
 tu_exact_gaussian (const tu_image *img, double sx, double sy, double *out)
 {
+  return tu_exact_gaussian_border (img, sx, sy, NULL, out);
+}
+
+int
+tu_exact_gaussian_border (const tu_image *img, double sx, double sy,
+                          const float *colour, double *out)
+{
   const gb_image *v = &img->view;
   int w = v->width, h = v->height, c = v->channels, rx, ry;
   double *kx = kernel6 (sx, &rx), *ky = kernel6 (sy, &ry);
@@ -39,8 +46,11 @@ tu_exact_gaussian (const tu_image *img, double sx, double sy, double *out)
           for (int i = -rx; i <= rx; i++)
             {
               int xx = x + i < 0 ? 0 : x + i >= w ? w - 1 : x + i;
-              acc += kx[i + rx] * v->data[(size_t) y * v->stride
-                                          + (size_t) xx * c + ch];
+              acc += kx[i + rx]
+                     * (colour && xx != x + i
+                        ? colour[ch]
+                        : v->data[(size_t) y * v->stride
+                                  + (size_t) xx * c + ch]);
             }
           tmp[((size_t) y * w + x) * c + ch] = acc;
         }
@@ -52,7 +62,10 @@ tu_exact_gaussian (const tu_image *img, double sx, double sy, double *out)
           for (int j = -ry; j <= ry; j++)
             {
               int yy = y + j < 0 ? 0 : y + j >= h ? h - 1 : y + j;
-              acc += ky[j + ry] * tmp[((size_t) yy * w + x) * c + ch];
+              /* Beyond the image, rows of the colour stay the colour. */
+              acc += ky[j + ry] * (colour && yy != y + j
+                                   ? colour[ch]
+                                   : tmp[((size_t) yy * w + x) * c + ch]);
             }
           out[((size_t) y * w + x) * c + ch] = acc;
         }

@@ -10,6 +10,7 @@
 
 #include "exact_gauss.h"
 #include "pixel_math.h"
+#include "cpu_backend.h"
 
 static int
 blur (const gb_params *p, const tu_image *src, tu_image *out)
@@ -214,6 +215,53 @@ alpha_stays_pure (void)
   tu_free (&out);
 }
 
+/* Perceptual data (gb_params.perceptual): the spacings measured on the
+ * sRGB-encoded image as it is equal those measured on the linear image
+ * encoded by the engine; and the flag changes them on the same data. */
+static void
+perceptual_spacings (void)
+{
+  tu_image lin, per;
+  if (!tu_load_pnm (&lin, "astronaut.ppm", 4, 0)
+      || !tu_load_pnm (&per, "astronaut.ppm", 4, 0))
+    return;
+  const int w = lin.view.width, h = lin.view.height;
+  for (size_t i = 0; i < (size_t) w * h; i++)
+    {
+      /* Premultiplied linear, and the same colour encoded, premultiplied. */
+      float *l = lin.mem + i * 4, *p = per.mem + i * 4;
+      for (int k = 0; k < 3; k++)
+        {
+          p[k] = l[k] * l[3];
+          l[k] = gb_srgb_decode (l[k]) * l[3];
+        }
+    }
+  float *a_x = malloc (sizeof (float) * w * h), *a_y = malloc (sizeof (float) * w * h);
+  float *b_x = malloc (sizeof (float) * w * h), *b_y = malloc (sizeof (float) * w * h);
+  if (a_x && a_y && b_x && b_y
+      && gb_edge_spacings (&lin.view, 1.0, 1.0, 0, a_x, a_y) == GB_OK
+      && gb_edge_spacings (&per.view, 1.0, 1.0, 1, b_x, b_y) == GB_OK)
+    {
+      double worst = 0.0, moved = 0.0;
+      for (size_t i = 0; i < (size_t) w * h; i++)
+        worst = fmax (worst, fmax (fabs (a_x[i] - b_x[i]) / a_x[i],
+                                   fabs (a_y[i] - b_y[i]) / a_y[i]));
+      gb_edge_spacings (&per.view, 1.0, 1.0, 0, a_x, a_y);
+      for (size_t i = 0; i < (size_t) w * h; i++)
+        moved = fmax (moved, fabs (a_x[i] - b_x[i]) / b_x[i]);
+      TU_CHECK (worst <= 2e-3, "perceptual spacings differ by %.3g (relative) "
+                "from the encoded linear image's", worst);
+      TU_CHECK (moved > 0.05, "the perceptual flag changed no spacing (%.3g)",
+                moved);
+    }
+  free (a_x);
+  free (a_y);
+  free (b_x);
+  free (b_y);
+  tu_free (&lin);
+  tu_free (&per);
+}
+
 int
 main (void)
 {
@@ -223,5 +271,6 @@ main (void)
   step_edge ();
   c_against_a ();
   alpha_stays_pure ();
+  perceptual_spacings ();
   return tu_finish ("test_edge");
 }

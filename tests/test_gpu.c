@@ -1,6 +1,7 @@
 /* The CUDA backend against the CPU backend (float pipeline): every
  * algorithm, sizes, channels, sigmas, both tap modes, strides, in place,
- * multi-band pipelines.  Exits 77 (skipped) where no GPU can be used. */
+ * multi-band pipelines, borders, perceptual data.  Exits 77 (skipped)
+ * where no GPU can be used. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,12 +17,15 @@ typedef struct
   int blocks, iterations;
   gb_edge_interpolation interpolation;
   gb_taps_mode taps;     /* the GPU's; the CPU reference uses the table */
+  gb_border border;
+  int perceptual;
 } options;
 
 static options
 with_algorithm (gb_algorithm a)
 {
-  options o = { a, 50.0, 4, 2, GB_EDGE_HOLD, GB_TAPS_TABLE };
+  options o = { a, 50.0, 4, 2, GB_EDGE_HOLD, GB_TAPS_TABLE, GB_BORDER_CLAMP,
+                0 };
   return o;
 }
 
@@ -38,6 +42,8 @@ blur_with (const options *o, gb_backend backend, double sx, double sy,
   p.iterations = o->iterations;
   p.edge_interpolation = o->interpolation;
   p.taps = backend == GB_BACKEND_CUDA ? o->taps : GB_TAPS_TABLE;
+  p.border = o->border;
+  p.perceptual = o->perceptual;
   p.sigma_x = sx;
   p.sigma_y = sy;
   gb_status st = gb_blur (&p, &src->view, &out->view, NULL, NULL, rep);
@@ -240,6 +246,31 @@ edge_cases (uint64_t *seed)
     }
 }
 
+/* Borders and perceptual data: every algorithm, every border, one and
+ * four channels, on a photograph (the frame and the edge-aware filter's
+ * colour measure run the same way on both backends). */
+static void
+borders (void)
+{
+  for (int a = 0; a < GB_ALGO_COUNT; a++)
+    for (int c = 1; c <= 4; c += 3)
+      {
+        tu_image src;
+        if (!tu_load_pnm (&src, "astronaut.ppm", c, 1))
+          continue;
+        options o = with_algorithm ((gb_algorithm) a);
+        for (int b = GB_BORDER_NONE; b < GB_BORDER_COUNT; b++)
+          {
+            o.border = (gb_border) b;
+            compare_one (&o, "border", &src, 7.0, 3.0, 1);
+          }
+        o.border = GB_BORDER_CLAMP;
+        o.perceptual = 1;
+        compare_one (&o, "perceptual", &src, 7.0, 3.0, 1);
+        tu_free (&src);
+      }
+}
+
 /* In place: dst is the source view. */
 static void
 in_place (uint64_t *seed)
@@ -282,6 +313,7 @@ main (void)
   fir_photos_and_bands (&seed, quick);
   recursive_matrix (&seed);
   edge_cases (&seed);
+  borders ();
   in_place (&seed);
   gb_shutdown ();
   return tu_finish ("test_gpu");

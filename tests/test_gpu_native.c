@@ -19,6 +19,7 @@ typedef struct
   gb_algorithm algorithm;
   double sx, sy;
   int w, h, ox, oy, ow, oh;
+  gb_border border;
 } native_case;
 
 static void
@@ -42,6 +43,7 @@ run_case (const native_case *k, uint64_t *seed)
   p.sigma_x = k->sx;
   p.sigma_y = k->sy;
   p.blocks_per_stripe = 4;   /* Algorithm C: the same blocks on both */
+  p.border = k->border;
   gb_report rc, rg;
   tu_sink sc, sg;
   gb_native_io ic, ig;
@@ -68,8 +70,7 @@ run_case (const native_case *k, uint64_t *seed)
   double share;
   double steps = tu_native_diff (f, gpu, cpu, n_out * f->channels, &share);
   /* Edge-aware kernels work in single precision, the CPU in double. */
-  const int edge = k->algorithm == GB_ALGO_EDGE_EXACT
-                   || k->algorithm == GB_ALGO_EDGE_PARTITIONED;
+  const int edge = tu_uses (k->algorithm, GB_USES_RANGE_SIGMA);
   const double steps_max = edge && f->type != GB_SAMPLE_U8 ? 64.0 : 1.0;
   /* Formats that keep float precision (u32, float) differ in most samples
    * by a last bit; the others should round alike nearly everywhere. */
@@ -77,8 +78,9 @@ run_case (const native_case *k, uint64_t *seed)
                            || f->type == GB_SAMPLE_FLOAT ? 1.0
                            : edge ? 0.2 : 0.02;
   TU_CHECK (steps <= steps_max && share <= share_max,
-            "%s %s %dx%d: GPU vs CPU %.3g steps, %.3f %% of samples differ",
-            tu_format_name (f), gb_algorithm_name (k->algorithm), k->w, k->h,
+            "%s %s %dx%d border %d: GPU vs CPU %.3g steps, %.3f %% of "
+            "samples differ", tu_format_name (f),
+            gb_algorithm_name (k->algorithm), k->w, k->h, (int) k->border,
             steps, 100 * share);
 out:
   free (area);
@@ -104,7 +106,8 @@ main (void)
       for (int c = 1; c <= 4; c++)
         {
           native_case k = { { (gb_sample_type) t, (gb_trc) trc, c },
-                            GB_ALGO_FIR, 3.0, 2.0, 333, 211, 17, 9, 300, 190 };
+                            GB_ALGO_FIR, 3.0, 2.0, 333, 211, 17, 9, 300, 190,
+                            GB_BORDER_CLAMP };
           run_case (&k, &seed);
         }
   /* Every algorithm on RGBA 8-bit, rows and columns on different
@@ -112,17 +115,29 @@ main (void)
   for (int a = GB_ALGO_AUTO; a < GB_ALGO_COUNT; a++)
     {
       native_case k = { { GB_SAMPLE_U8, GB_TRC_SRGB, 4 }, (gb_algorithm) a,
-                        7.0, 4.0, 640, 480, 0, 0, 640, 480 };
+                        7.0, 4.0, 640, 480, 0, 0, 640, 480,
+                        GB_BORDER_CLAMP };
       run_case (&k, &seed);
     }
+  /* Borders: the frame added as rows pass, every algorithm. */
+  for (int a = GB_ALGO_AUTO; a < GB_ALGO_COUNT; a++)
+    for (int b = GB_BORDER_NONE; b < GB_BORDER_COUNT; b++)
+      {
+        native_case k = { { GB_SAMPLE_U8, GB_TRC_SRGB, 4 }, (gb_algorithm) a,
+                          7.0, 4.0, 320, 240, 5, 3, 300, 230, (gb_border) b };
+        run_case (&k, &seed);
+      }
   native_case split = { { GB_SAMPLE_U16, GB_TRC_SRGB, 3 }, GB_ALGO_DERICHE,
-                        0.3, 9.0, 500, 300, 3, 5, 480, 290 };
+                        0.3, 9.0, 500, 300, 3, 5, 480, 290,
+                        GB_BORDER_CLAMP };
   run_case (&split, &seed);
   native_case big = { { GB_SAMPLE_FLOAT, GB_TRC_LINEAR, 4 }, GB_ALGO_AUTO,
-                      12.0, 12.0, 3001, 2003, 101, 53, 2800, 1900 };
+                      12.0, 12.0, 3001, 2003, 101, 53, 2800, 1900,
+                      GB_BORDER_CLAMP };
   run_case (&big, &seed);
   native_case wide = { { GB_SAMPLE_U8, GB_TRC_SRGB, 3 }, GB_ALGO_DERICHE,
-                       50.0, 50.0, 6000, 4000, 0, 0, 6000, 4000 };
+                       50.0, 50.0, 6000, 4000, 0, 0, 6000, 4000,
+                       GB_BORDER_CLAMP };
   if (!getenv ("GB_TEST_QUICK"))
     run_case (&wide, &seed);
   gb_shutdown ();

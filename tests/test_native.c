@@ -175,8 +175,8 @@ half_rounding (uint64_t *seed)
 /* ---- gb_blur_native against decode, gb_blur, encode ------------------- */
 
 static void
-native_matches_float (const gb_pixel_format *f, gb_algorithm a, double sx,
-                      double sy, uint64_t *seed)
+native_matches_border (const gb_pixel_format *f, gb_algorithm a, double sx,
+                       double sy, gb_border border, uint64_t *seed)
 {
   const int w = 67, h = 45, ox = 5, oy = 7, ow = 50, oh = 30;
   const int c = f->channels;
@@ -194,6 +194,7 @@ native_matches_float (const gb_pixel_format *f, gb_algorithm a, double sx,
 
   gb_params p;
   tu_params_cpu (&p, a, sx, sy);
+  p.border = border;
   tu_sink s;
   gb_native_io io;
   tu_sink_init (&s, &io, f, area, w, h, ox, oy, ow, oh, got);
@@ -229,14 +230,21 @@ native_matches_float (const gb_pixel_format *f, gb_algorithm a, double sx,
   long diff = 0;
   for (size_t i = 0; i < orow * oh; i++)
     diff += got[i] != want[i];
-  TU_CHECK (diff == 0, "%s %s sx=%g sy=%g: %ld bytes differ from decode, "
-            "gb_blur, encode", tu_format_name (f), gb_algorithm_name (a), sx,
-            sy, diff);
+  TU_CHECK (diff == 0, "%s %s sx=%g sy=%g border %d: %ld bytes differ from "
+            "decode, gb_blur, encode", tu_format_name (f),
+            gb_algorithm_name (a), sx, sy, (int) border, diff);
 out:
   free (area);
   free (got);
   free (want);
   free (work);
+}
+
+static void
+native_matches_float (const gb_pixel_format *f, gb_algorithm a, double sx,
+                      double sy, uint64_t *seed)
+{
+  native_matches_border (f, a, sx, sy, GB_BORDER_CLAMP, seed);
 }
 
 static void
@@ -252,6 +260,21 @@ every_format (uint64_t *seed)
   gb_pixel_format rgba8 = { GB_SAMPLE_U8, GB_TRC_SRGB, 4 };
   for (int a = GB_ALGO_AUTO; a < GB_ALGO_COUNT; a++)
     native_matches_float (&rgba8, (gb_algorithm) a, 6.0, 3.0, seed);
+  /* Borders: the frame goes through the callbacks as it goes through the
+   * float blur, for every algorithm and, with the FIR, every format. */
+  for (int b = GB_BORDER_NONE; b < GB_BORDER_COUNT; b++)
+    {
+      for (int a = GB_ALGO_AUTO; a < GB_ALGO_COUNT; a++)
+        native_matches_border (&rgba8, (gb_algorithm) a, 6.0, 3.0,
+                               (gb_border) b, seed);
+      for (int t = 0; t < GB_SAMPLE_COUNT; t++)
+        for (int c = 1; c <= 4; c++)
+          {
+            gb_pixel_format f = { (gb_sample_type) t, GB_TRC_SRGB, c };
+            native_matches_border (&f, GB_ALGO_FIR, 2.5, 1.5, (gb_border) b,
+                                   seed);
+          }
+    }
   /* Rows and columns on different algorithms (the x axis below 0.5). */
   native_matches_float (&rgba8, GB_ALGO_DERICHE, 0.3, 4.0, seed);
   /* Tiny sigmas: the pixels go back untouched. */

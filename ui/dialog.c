@@ -1,6 +1,7 @@
-/* The dialog: a GimpDialog with the preview (preview.c), the algorithm,
- * the standard deviations linked by a chain button, the edge-aware
- * parameters (shown only where they apply) and the device.  No algorithm
+/* The dialog: a GimpDialog with the preview (preview.c), presets, the
+ * algorithm, the standard deviations linked by a chain button, the
+ * edge-aware parameters (shown only where they apply), the edge mode, the
+ * blur space and the device.  No algorithm
  * code here: the preview blurs through the engine like the final render.
  *
  * CUDABLUR_DIALOG_DUMP=FILE writes the dialog's mnemonics (keyval and
@@ -17,6 +18,7 @@
 
 #include "../plugin/dialog.h"
 #include "../plugin/plugin-intl.h"
+#include "../plugin/presets.h"
 #include "preview.h"
 
 /* Range sigmas the dialog offers: past a few hundred (on the 0-255 scale)
@@ -28,8 +30,11 @@ typedef struct
 {
   CudablurVals *vals;
   CudablurPreview *preview;
+  GtkWidget *dialog;
   GtkWidget *algorithm;
   GtkWidget *device;
+  GtkWidget *border, *space;
+  GtkWidget *presets, *delete_preset;
   GtkObject *sx, *sy, *range, *iterations, *kappa;
   GtkWidget *chain;
   gboolean updating;   /* set while widgets are written from vals */
@@ -97,6 +102,20 @@ device_changed (GtkWidget *combo, Dialog *d)
 }
 
 static void
+border_changed (GtkWidget *combo, Dialog *d)
+{
+  gimp_int_combo_box_get_active (GIMP_INT_COMBO_BOX (combo), &d->vals->border);
+  values_changed (d);
+}
+
+static void
+space_changed (GtkWidget *combo, Dialog *d)
+{
+  gimp_int_combo_box_get_active (GIMP_INT_COMBO_BOX (combo), &d->vals->space);
+  values_changed (d);
+}
+
+static void
 adj_changed (GtkAdjustment *adj, gdouble *target)
 {
   *target = gtk_adjustment_get_value (adj);
@@ -133,6 +152,10 @@ write_widgets (Dialog *d)
                                  d->vals->algorithm);
   gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (d->device),
                                  d->vals->device);
+  gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (d->border),
+                                 d->vals->border);
+  gimp_int_combo_box_set_active (GIMP_INT_COMBO_BOX (d->space),
+                                 d->vals->space);
   gtk_adjustment_set_value (GTK_ADJUSTMENT (d->sx), d->vals->std_dev_x);
   gtk_adjustment_set_value (GTK_ADJUSTMENT (d->sy), d->vals->std_dev_y);
   gtk_adjustment_set_value (GTK_ADJUSTMENT (d->range), d->vals->range_sigma);
@@ -246,6 +269,132 @@ dump_mnemonics (GtkWidget *dialog)
   fclose (f);
 }
 
+/* ---- presets ---------------------------------------------------------- */
+
+/* The combo's entries: a placeholder, then the saved names; the active
+ * one is `select` when given. */
+static void
+fill_presets (Dialog *d, const gchar *select)
+{
+  GtkComboBox *combo = GTK_COMBO_BOX (d->presets);
+  GtkListStore *store = GTK_LIST_STORE (gtk_combo_box_get_model (combo));
+  d->updating = TRUE;
+  gtk_list_store_clear (store);
+  gtk_combo_box_append_text (combo, _("(choose a preset)"));
+  gchar **names = cudablur_presets_list ();
+  gint active = 0;
+  for (gint i = 0; names && names[i]; i++)
+    {
+      gtk_combo_box_append_text (combo, names[i]);
+      if (select && !strcmp (select, names[i]))
+        active = i + 1;
+    }
+  gtk_combo_box_set_active (combo, active);
+  gtk_widget_set_sensitive (d->presets, names && names[0]);
+  gtk_widget_set_sensitive (d->delete_preset, active > 0);
+  g_strfreev (names);
+  d->updating = FALSE;
+}
+
+static void
+preset_chosen (GtkComboBox *combo, Dialog *d)
+{
+  if (d->updating)
+    return;
+  gchar *name = gtk_combo_box_get_active_text (combo);
+  const gboolean real = gtk_combo_box_get_active (combo) > 0;
+  gtk_widget_set_sensitive (d->delete_preset, real);
+  if (real && name && cudablur_preset_load (name, d->vals))
+    write_widgets (d);
+  g_free (name);
+}
+
+static void
+show_error (Dialog *d, const gchar *what, GError *error)
+{
+  GtkWidget *m = gtk_message_dialog_new (GTK_WINDOW (d->dialog),
+                                         GTK_DIALOG_MODAL,
+                                         GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+                                         "%s: %s", what,
+                                         error ? error->message : "");
+  gtk_dialog_run (GTK_DIALOG (m));
+  gtk_widget_destroy (m);
+}
+
+static void
+preset_named (GtkWidget *query, const gchar *name, gpointer data)
+{
+  Dialog *d = data;
+  GError *error = NULL;
+  (void) query;
+  gchar *clean = g_strstrip (g_strdup (name));
+  if (*clean && !cudablur_preset_save (clean, d->vals, &error))
+    show_error (d, _("The preset could not be saved"), error);
+  else if (*clean)
+    fill_presets (d, clean);
+  g_clear_error (&error);
+  g_free (clean);
+}
+
+static void
+save_preset (Dialog *d)
+{
+  gchar *current = gtk_combo_box_get_active (GTK_COMBO_BOX (d->presets)) > 0
+    ? gtk_combo_box_get_active_text (GTK_COMBO_BOX (d->presets)) : NULL;
+  GtkWidget *q = gimp_query_string_box (_("Save Preset"), d->dialog, NULL,
+                                        NULL, _("Name of the preset:"),
+                                        current ? current : "", NULL, NULL,
+                                        preset_named, d);
+  g_free (current);
+  gtk_widget_show (q);
+}
+
+static void
+delete_preset (Dialog *d)
+{
+  GError *error = NULL;
+  gchar *name = gtk_combo_box_get_active_text (GTK_COMBO_BOX (d->presets));
+  if (name && gtk_combo_box_get_active (GTK_COMBO_BOX (d->presets)) > 0
+      && !cudablur_preset_delete (name, &error))
+    show_error (d, _("The preset could not be deleted"), error);
+  fill_presets (d, NULL);
+  g_clear_error (&error);
+  g_free (name);
+}
+
+static GtkWidget *
+icon_button (const gchar *icon, const gchar *tip, GCallback cb, Dialog *d)
+{
+  GtkWidget *b = gtk_button_new ();
+  gtk_container_add (GTK_CONTAINER (b),
+                     gtk_image_new_from_icon_name (icon, GTK_ICON_SIZE_MENU));
+  gimp_help_set_help_data (b, tip, NULL);
+  g_signal_connect_swapped (b, "clicked", cb, d);
+  return b;
+}
+
+static GtkWidget *
+presets_row (Dialog *d)
+{
+  GtkWidget *box = gtk_hbox_new (FALSE, 4);
+  d->presets = gtk_combo_box_new_text ();
+  gimp_help_set_help_data (d->presets, _("Settings saved under a name"),
+                           NULL);
+  gtk_box_pack_start (GTK_BOX (box), d->presets, TRUE, TRUE, 0);
+  gtk_box_pack_start (GTK_BOX (box),
+                      icon_button (GIMP_ICON_DOCUMENT_SAVE,
+                                   _("Save these settings under a name"),
+                                   G_CALLBACK (save_preset), d),
+                      FALSE, FALSE, 0);
+  d->delete_preset = icon_button (GIMP_ICON_EDIT_DELETE,
+                                  _("Delete the chosen preset"),
+                                  G_CALLBACK (delete_preset), d);
+  gtk_box_pack_start (GTK_BOX (box), d->delete_preset, FALSE, FALSE, 0);
+  fill_presets (d, NULL);
+  g_signal_connect (d->presets, "changed", G_CALLBACK (preset_chosen), d);
+  return box;
+}
+
 gboolean
 cudablur_dialog (gint32 drawable_id, CudablurVals *vals)
 {
@@ -264,6 +413,7 @@ cudablur_dialog (gint32 drawable_id, CudablurVals *vals)
                                             GTK_RESPONSE_OK,
                                             GTK_RESPONSE_CANCEL, -1);
   gimp_window_set_transient (GTK_WINDOW (dialog));
+  d.dialog = dialog;
   GtkAccelGroup *accel = gtk_accel_group_new ();
   gtk_window_add_accel_group (GTK_WINDOW (dialog), accel);
   g_object_unref (accel);
@@ -279,38 +429,40 @@ cudablur_dialog (gint32 drawable_id, CudablurVals *vals)
     gtk_box_pack_start (GTK_BOX (vbox), cudablur_preview_widget (d.preview),
                         TRUE, TRUE, 0);
 
-  GtkWidget *table = gtk_table_new (7, 4, FALSE);
+  GtkWidget *table = gtk_table_new (10, 4, FALSE);
   gtk_table_set_col_spacings (GTK_TABLE (table), 6);
   gtk_table_set_row_spacings (GTK_TABLE (table), 4);
   gtk_box_pack_start (GTK_BOX (vbox), table, FALSE, FALSE, 0);
 
+  gimp_table_attach_aligned (GTK_TABLE (table), 0, 0, _("_Presets:"), 0.0,
+                             0.5, presets_row (&d), 2, FALSE);
   if (!gb_algorithm_get ((gb_algorithm) vals->algorithm))
     vals->algorithm = GB_ALGO_AUTO;
   d.algorithm = algorithm_combo ();
-  gimp_table_attach_aligned (GTK_TABLE (table), 0, 0, _("_Algorithm:"), 0.0,
+  gimp_table_attach_aligned (GTK_TABLE (table), 0, 1, _("_Algorithm:"), 0.0,
                              0.5, d.algorithm, 2, FALSE);
 
-  d.sx = sigma_scale (GTK_TABLE (table), 1, _("Std. dev. _X:"),
+  d.sx = sigma_scale (GTK_TABLE (table), 2, _("Std. dev. _X:"),
                       vals->std_dev_x,
                       _("Horizontal standard deviation in pixels"));
-  d.sy = sigma_scale (GTK_TABLE (table), 2, _("Std. dev. _Y:"),
+  d.sy = sigma_scale (GTK_TABLE (table), 3, _("Std. dev. _Y:"),
                       vals->std_dev_y,
                       _("Vertical standard deviation in pixels"));
   d.chain = gimp_chain_button_new (GIMP_CHAIN_RIGHT);
   gimp_help_set_help_data (d.chain, _("Keep both standard deviations equal"),
                            NULL);
-  gtk_table_attach (GTK_TABLE (table), d.chain, 3, 4, 1, 3, GTK_SHRINK,
+  gtk_table_attach (GTK_TABLE (table), d.chain, 3, 4, 2, 4, GTK_SHRINK,
                     GTK_FILL, 0, 0);
-  d.range = scale (GTK_TABLE (table), 3, _("Ra_nge sigma:"),
+  d.range = scale (GTK_TABLE (table), 4, _("Ra_nge sigma:"),
                    vals->range_sigma, 1.0, 255.0, DIALOG_RANGE_SIGMA_MAX, 1,
                    _("Colour differences well above this (0-255 scale) stop "
                      "the blur: edges stay sharp"));
-  d.iterations = scale (GTK_TABLE (table), 4, _("_Iterations:"),
+  d.iterations = scale (GTK_TABLE (table), 5, _("_Iterations:"),
                         vals->iterations, 1.0, GB_ITERATIONS_MAX,
                         GB_ITERATIONS_MAX, 0,
                         _("Horizontal and vertical passes of the edge-aware "
                           "filter"));
-  d.kappa = scale (GTK_TABLE (table), 5, _("_Kappa:"), vals->kappa, 0.0,
+  d.kappa = scale (GTK_TABLE (table), 6, _("_Kappa:"), vals->kappa, 0.0,
                    GB_KAPPA_MAX, GB_KAPPA_MAX, 1,
                    _("How far blocks look beyond their boundary, in units of "
                      "sigma"));
@@ -319,12 +471,35 @@ cudablur_dialog (gint32 drawable_id, CudablurVals *vals)
   /* A stored "cuda" where there is none shows what will run: Automatic. */
   if (vals->device == GB_BACKEND_CUDA && !cuda_ok)
     vals->device = GB_BACKEND_AUTO;
-  gimp_table_attach_aligned (GTK_TABLE (table), 0, 6, _("_Device:"), 0.0, 0.5,
+  d.border = gimp_int_combo_box_new (_("Clamp: the edge pixels repeat"),
+                                     GB_BORDER_CLAMP,
+                                     _("None: transparent"), GB_BORDER_NONE,
+                                     _("Black"), GB_BORDER_BLACK,
+                                     _("White"), GB_BORDER_WHITE, NULL);
+  gimp_help_set_help_data (d.border, _("What lies beyond the layer's edges, "
+                                       "as GIMP's own Gaussian Blur offers"),
+                           NULL);
+  gimp_table_attach_aligned (GTK_TABLE (table), 0, 7, _("_Edges:"), 0.0, 0.5,
+                             d.border, 2, FALSE);
+  d.space = gimp_int_combo_box_new (_("Linear light"), 0,
+                                    _("Perceptual (like GIMP's Gaussian Blur "
+                                      "on 8-bit images)"), 1, NULL);
+  gimp_help_set_help_data (d.space, _("Linear light mixes colours as light "
+                                      "does (no dark fringes between "
+                                      "colours); perceptual blurs the "
+                                      "encoded values, as GIMP's own "
+                                      "Gaussian Blur does on 8-bit images"),
+                           NULL);
+  gimp_table_attach_aligned (GTK_TABLE (table), 0, 8, _("_Blur in:"), 0.0,
+                             0.5, d.space, 2, FALSE);
+  gimp_table_attach_aligned (GTK_TABLE (table), 0, 9, _("_Device:"), 0.0, 0.5,
                              d.device, 2, FALSE);
 
   write_widgets (&d);
   g_signal_connect (d.algorithm, "changed", G_CALLBACK (algorithm_changed), &d);
   g_signal_connect (d.device, "changed", G_CALLBACK (device_changed), &d);
+  g_signal_connect (d.border, "changed", G_CALLBACK (border_changed), &d);
+  g_signal_connect (d.space, "changed", G_CALLBACK (space_changed), &d);
   g_signal_connect (d.sx, "value-changed", G_CALLBACK (adj_changed),
                     &vals->std_dev_x);
   g_signal_connect (d.sy, "value-changed", G_CALLBACK (adj_changed),

@@ -109,7 +109,7 @@ dump_shown (CudablurPreview *p)
       gchar d[6][G_ASCII_DTOSTR_BUF_SIZE];
       fprintf (f, "scale %s x %d y %d width %d height %d algorithm %d "
                "std-dev-x %s std-dev-y %s range-sigma %s iterations %d "
-               "kappa %s device %d\n",
+               "kappa %s device %d edge-mode %d blur-space %d\n",
                g_ascii_dtostr (d[0], sizeof d[0], j->source->scale),
                j->out.x, j->out.y, j->out.width, j->out.height,
                j->vals.algorithm,
@@ -118,7 +118,7 @@ dump_shown (CudablurPreview *p)
                g_ascii_dtostr (d[3], sizeof d[3], j->vals.range_sigma),
                j->vals.iterations,
                g_ascii_dtostr (d[4], sizeof d[4], j->vals.kappa),
-               j->vals.device);
+               j->vals.device, j->vals.border, j->vals.space);
       fclose (f);
     }
   dump_log (p, "shown %d %s", j->generation, base);
@@ -260,6 +260,32 @@ poll_result (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* The source format for the current values, as the final render moves
+ * pixels (cudablur_io_format): float in the drawable's own space, alpha
+ * straight (the engine premultiplies), linear or perceptual as the blur
+ * space says, with an alpha of 1 added for "None" on a drawable without
+ * one.  Displayed as R'G'B'(A) u8. */
+static void
+formats (CudablurPreview *p)
+{
+  static const char *const names[2][2][2] = {
+    { { "Y float", "YA float" }, { "RGB float", "RGBA float" } },
+    { { "Y' float", "Y'A float" }, { "R'G'B' float", "R'G'B'A float" } } };
+  const Babl *native = gimp_drawable_get_format (p->drawable_id);
+  const gboolean alpha = gimp_drawable_has_alpha (p->drawable_id);
+  const gboolean rgb = gimp_drawable_is_rgb (p->drawable_id);
+  const gboolean with_alpha = alpha || p->vals->border == GB_BORDER_NONE;
+  p->channels = (rgb ? 3 : 1) + (with_alpha ? 1 : 0);
+  p->source_format = babl_format_with_space (
+    names[p->vals->space == 1][rgb][with_alpha],
+    native ? babl_format_get_space (native) : babl_space ("sRGB"));
+  /* Without an alpha of its own the drawable shows opaque: the added one
+   * is dropped, as the final render drops it. */
+  const Babl *display = babl_format (alpha ? "R'G'B'A u8" : "R'G'B' u8");
+  p->display_bpp = alpha ? 4 : 3;
+  p->to_display = babl_fish (p->source_format, display);
+}
+
 /* The blur's reach at the preview's sigmas, in scaled pixels. */
 static void
 halo (CudablurPreview *p, gdouble scale, gdouble slack, gint *hx, gint *hy)
@@ -320,6 +346,7 @@ render (gpointer data)
     return G_SOURCE_REMOVE;
   if (p->fit)
     p->view.zoom = pv_fit_zoom (&p->view);
+  formats (p);
   /* A halo too large to hold (a huge sigma at a high zoom) is read
    * coarser: the blurred result is smooth there anyway. */
   pv_layout l;
@@ -598,28 +625,6 @@ preview_destroyed (GtkWidget *w, CudablurPreview *p)
   g_free (p);
 }
 
-/* The source format: linear float in the drawable's own space, its
- * channels, alpha straight (the engine premultiplies, as in the final
- * render's float path). */
-static gboolean
-formats (CudablurPreview *p)
-{
-  const Babl *native = gimp_drawable_get_format (p->drawable_id);
-  const gboolean alpha = gimp_drawable_has_alpha (p->drawable_id);
-  const gboolean rgb = gimp_drawable_is_rgb (p->drawable_id);
-  if (!native)
-    return FALSE;
-  p->channels = (rgb ? 3 : 1) + (alpha ? 1 : 0);
-  p->source_format = babl_format_with_space (
-    rgb ? (alpha ? "RGBA float" : "RGB float")
-        : (alpha ? "YA float" : "Y float"),
-    babl_format_get_space (native));
-  const Babl *display = babl_format (alpha ? "R'G'B'A u8" : "R'G'B' u8");
-  p->display_bpp = alpha ? 4 : 3;
-  p->to_display = babl_fish (p->source_format, display);
-  return TRUE;
-}
-
 CudablurPreview *
 cudablur_preview_new (gint32 drawable_id, const CudablurVals *vals,
                       GtkAccelGroup *accel)
@@ -636,7 +641,7 @@ cudablur_preview_new (gint32 drawable_id, const CudablurVals *vals,
   p->drawable_id = drawable_id;
   p->vals = vals;
   p->buffer = gimp_drawable_get_buffer (drawable_id);
-  if (!p->buffer || !formats (p) || w < 1 || h < 1)
+  if (!p->buffer || w < 1 || h < 1)
     {
       g_clear_object (&p->buffer);
       g_free (p);
@@ -688,7 +693,7 @@ cudablur_preview_new (gint32 drawable_id, const CudablurVals *vals,
 
   GtkWidget *bar = gtk_hbox_new (FALSE, 2);
   gtk_box_pack_start (GTK_BOX (p->box), bar, FALSE, FALSE, 0);
-  p->preview_toggle = gtk_check_button_new_with_mnemonic (_("_Preview"));
+  p->preview_toggle = gtk_check_button_new_with_mnemonic (_("Pre_view"));
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (p->preview_toggle), TRUE);
   gtk_box_pack_start (GTK_BOX (bar), p->preview_toggle, FALSE, FALSE, 0);
   p->split_toggle = gtk_check_button_new_with_mnemonic (_("_Split view"));

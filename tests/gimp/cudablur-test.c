@@ -6,6 +6,8 @@
  *     saves the drawable as the engine sees it (linear, premultiplied
  *     float), in its own format (bytes) and the selection mask over it;
  *   plug-in-cudablur-test-verify image drawable file mode sx sy algorithm
+ *   plug-in-cudablur-test-verify-full ... algorithm label edge-mode
+ *                                     blur-space
  *     mode 0: inside the selection the drawable equals the engine's CPU
  *             blur (with that algorithm) of the snapshot, outside it is
  *             unchanged, within one quantisation step of the drawable's
@@ -14,10 +16,14 @@
  *     mode 2: every pixel with alpha > 0 is pure red (no dark halo);
  *     mode 3: every component is finite and inside the snapshot's range
  *             of that channel (linear premultiplied), give or take 2e-3
- *             (Deriche's constants overshoot a step by 1.1e-3).
+ *             (Deriche's constants overshoot a step by 1.1e-3);
+ *     mode 4: the same with the range widened to take 0 and 1 in (a
+ *             border colour or a perceptual blur).
  *   Returns passed (1/0) and a message, and appends "PASS: label -- message"
  *   (or FAIL) to $CUDABLUR_TEST_LOG when that is set: in GIMP's GUI,
  *   Script-Fu has no console to print to.
+ *   plug-in-cudablur-test-psnr image drawable-a drawable-b
+ *     the PSNR (dB) of b against a, both read as 8-bit R'G'B'A;
  *   plug-in-cudablur-test-wait-file file seconds
  *     waits until the file exists (the dialog test's driver creates it
  *     after pressing keys in GIMP's window); returns 1, or 0 on time-out;
@@ -51,6 +57,8 @@
 
 #define SNAPSHOT_PROC "plug-in-cudablur-test-snapshot"
 #define VERIFY_PROC "plug-in-cudablur-test-verify"
+#define VERIFY_FULL_PROC "plug-in-cudablur-test-verify-full"
+#define PSNR_PROC "plug-in-cudablur-test-psnr"
 #define WAIT_PROC "plug-in-cudablur-test-wait-file"
 #define LIMIT_PROC "plug-in-cudablur-test-limit-resident"
 #define EXTENSION_PROC "extension-cudablur-test"
@@ -72,16 +80,32 @@ static const GimpParamDef snap_args[] = {
   { GIMP_PDB_STRING, "filename", "Snapshot file" },
 };
 
+
+/* verify takes the first nine, verify-full all eleven. */
 static const GimpParamDef verify_args[] = {
   { GIMP_PDB_INT32, "run-mode", "Run mode" },
   { GIMP_PDB_IMAGE, "image", "Image" },
   { GIMP_PDB_DRAWABLE, "drawable", "Drawable" },
   { GIMP_PDB_STRING, "filename", "Snapshot file" },
-  { GIMP_PDB_INT32, "mode", "0 blurred, 1 unchanged, 2 pure red" },
+  { GIMP_PDB_INT32, "mode", "0 blurred, 1 unchanged, 2 pure red, 3-4 range" },
   { GIMP_PDB_FLOAT, "std-dev-x", "sigma x" },
   { GIMP_PDB_FLOAT, "std-dev-y", "sigma y" },
   { GIMP_PDB_INT32, "algorithm", "engine algorithm of the expected blur" },
   { GIMP_PDB_STRING, "label", "what is checked, for the log" },
+  { GIMP_PDB_INT32, "edge-mode", "gb_border of the expected blur" },
+  { GIMP_PDB_INT32, "blur-space", "0 linear, 1 perceptual" },
+};
+#define VERIFY_N_ARGS 9
+
+static const GimpParamDef psnr_args[] = {
+  { GIMP_PDB_INT32, "run-mode", "Run mode" },
+  { GIMP_PDB_IMAGE, "image", "Image (unused)" },
+  { GIMP_PDB_DRAWABLE, "a", "Reference" },
+  { GIMP_PDB_DRAWABLE, "b", "Compared" },
+};
+
+static const GimpParamDef psnr_ret[] = {
+  { GIMP_PDB_FLOAT, "psnr", "dB, 8-bit scale; 1000 when identical" },
 };
 
 static const GimpParamDef wait_args[] = {
@@ -130,9 +154,14 @@ query (void)
                           G_N_ELEMENTS (snap_args), 0, snap_args, NULL);
   gimp_install_procedure (VERIFY_PROC, "test helper", "test helper",
                           "gimp-cudablur", "gimp-cudablur", "2026", NULL,
+                          "RGB*, GRAY*", GIMP_PLUGIN, VERIFY_N_ARGS,
+                          G_N_ELEMENTS (verify_ret), verify_args, verify_ret);
+  gimp_install_procedure (VERIFY_FULL_PROC, "test helper", "test helper",
+                          "gimp-cudablur", "gimp-cudablur", "2026", NULL,
                           "RGB*, GRAY*", GIMP_PLUGIN,
                           G_N_ELEMENTS (verify_args),
-                          G_N_ELEMENTS (verify_ret), verify_args, verify_ret);
+                          G_N_ELEMENTS (verify_ret), verify_args,
+                          verify_ret);
   gimp_install_procedure (LIMIT_PROC, "test helper", "test helper",
                           "gimp-cudablur", "gimp-cudablur", "2026", NULL, "",
                           GIMP_PLUGIN, G_N_ELEMENTS (limit_args),
@@ -145,6 +174,10 @@ query (void)
                           GIMP_PLUGIN, G_N_ELEMENTS (fidelity_args),
                           G_N_ELEMENTS (fidelity_ret), fidelity_args,
                           fidelity_ret);
+  gimp_install_procedure (PSNR_PROC, "test helper", "test helper",
+                          "gimp-cudablur", "gimp-cudablur", "2026", NULL,
+                          "RGB*, GRAY*", GIMP_PLUGIN, G_N_ELEMENTS (psnr_args),
+                          G_N_ELEMENTS (psnr_ret), psnr_args, psnr_ret);
   gimp_install_procedure (WAIT_PROC, "test helper", "test helper",
                           "gimp-cudablur", "gimp-cudablur", "2026", NULL,
                           "", GIMP_PLUGIN, G_N_ELEMENTS (wait_args),
@@ -167,23 +200,28 @@ snapshot_free (snapshot *s)
   g_free (s->mask);
 }
 
-/* The format the blur must work in, written here independently of the
- * plug-in: linear light, premultiplied alpha, grey stays grey. */
+/* The working format of a blur with these values, written here
+ * independently of the plug-in: premultiplied, linear light or perceptual,
+ * grey stays grey, an alpha of 1 added for border "none" on a drawable
+ * without one. */
 static const Babl *
-expected_work_format (gint32 drawable, gint *channels)
+working_format (gint32 drawable, gint border, gint space, gint *channels)
 {
-  gboolean alpha = gimp_drawable_has_alpha (drawable);
-  gboolean rgb = gimp_drawable_is_rgb (drawable);
+  static const char *const names[2][2][2] = {
+    { { "Y float", "YaA float" }, { "RGB float", "RaGaBaA float" } },
+    { { "Y' float", "Y'aA float" },
+      { "R'G'B' float", "R'aG'aB'aA float" } } };
+  const gboolean alpha = gimp_drawable_has_alpha (drawable)
+                         || border == GB_BORDER_NONE;
+  const gboolean rgb = gimp_drawable_is_rgb (drawable);
   *channels = (rgb ? 3 : 1) + (alpha ? 1 : 0);
-  if (rgb)
-    return babl_format (alpha ? "RaGaBaA float" : "RGB float");
-  return babl_format (alpha ? "YaA float" : "Y float");
+  return babl_format (names[space == 1][rgb][alpha]);
 }
 
 static void
 read_drawable (gint32 drawable, snapshot *s)
 {
-  const Babl *work = expected_work_format (drawable, &s->c);
+  const Babl *work = working_format (drawable, GB_BORDER_CLAMP, 0, &s->c);
   const Babl *native = gimp_drawable_get_format (drawable);
   GeglRectangle all = { 0, 0, gimp_drawable_width (drawable),
                         gimp_drawable_height (drawable) };
@@ -350,7 +388,7 @@ native_diff_steps (gint32 drawable, const guint8 *a, const guint8 *b,
 
 static gboolean
 verify (gint32 drawable, const gchar *file, gint mode, gdouble sx, gdouble sy,
-        gint algorithm, gchar **message)
+        gint algorithm, gint border, gint space, gchar **message)
 {
   snapshot before = { 0 }, now = { 0 };
   gboolean ok = FALSE;
@@ -392,13 +430,15 @@ verify (gint32 drawable, const gchar *file, gint mode, gdouble sx, gdouble sy,
       goto out;
     }
 
-  if (mode == 3)
+  if (mode == 3 || mode == 4)
     {
       double worst = 0.0;
       gsize bad = 0;
       for (gint c = 0; c < now.c; c++)
         {
-          float lo = INFINITY, hi = -INFINITY;
+          /* Mode 4: a border colour (0 or 1) may pull values to its own. */
+          float lo = mode == 4 ? 0.0f : INFINITY;
+          float hi = mode == 4 ? 1.0f : -INFINITY;
           for (gsize i = 0; i < n; i++)
             {
               float v = before.work[i * now.c + c];
@@ -420,19 +460,24 @@ verify (gint32 drawable, const gchar *file, gint mode, gdouble sx, gdouble sy,
       goto out;
     }
 
-  /* Mode 0: the engine's blur of the whole snapshot, then the selection. */
+  /* Mode 0: the engine's blur of the whole snapshot (converted by babl
+   * from the drawable's own bytes into the working format the values ask
+   * for), then the selection. */
+  gint wc = 0;
+  const Babl *native = gimp_drawable_get_format (drawable);
+  const Babl *work = working_format (drawable, border, space, &wc);
+  gfloat *blurred = g_new (gfloat, n * wc);
+  babl_process (babl_fish (native, work), before.native, blurred, n);
   gb_params p;
   gb_params_init (&p);
   p.algorithm = (gb_algorithm) algorithm;
   p.backend = GB_BACKEND_CPU;
   p.sigma_x = sx;
   p.sigma_y = sy;
-  gfloat *blurred = g_new (gfloat, n * before.c);
-  gb_image in = { before.work, before.w, before.h, before.c,
-                  (size_t) before.w * before.c };
-  gb_image out = { blurred, before.w, before.h, before.c,
-                   (size_t) before.w * before.c };
-  gb_status st = gb_blur (&p, &in, &out, NULL, NULL, NULL);
+  p.border = (gb_border) border;
+  p.perceptual = space == 1;
+  gb_image img = { blurred, before.w, before.h, wc, (size_t) before.w * wc };
+  gb_status st = gb_blur (&p, &img, &img, NULL, NULL, NULL);
   if (st != GB_OK)
     {
       *message = g_strdup_printf ("engine: %s", gb_status_message (st));
@@ -441,9 +486,8 @@ verify (gint32 drawable, const gchar *file, gint mode, gdouble sx, gdouble sy,
     }
   /* The expected drawable in its own format: blurred inside the
    * selection, the snapshot outside; partly selected pixels take the
-   * actual value (GIMP's blend there is not what is under test). */
-  const Babl *native = gimp_drawable_get_format (drawable);
-  const Babl *work = expected_work_format (drawable, &now.c);
+   * actual value (GIMP's blend there is not what is under test).  An
+   * added alpha is dropped as babl drops it, colour unpremultiplied. */
   guint8 *expect = g_new (guint8, n * now.bpp);
   babl_process (babl_fish (work, native), blurred, expect, n);
   gsize inside = 0;
@@ -475,6 +519,29 @@ out:
   snapshot_free (&before);
   snapshot_free (&now);
   return ok;
+}
+
+static gdouble
+psnr (gint32 a, gint32 b)
+{
+  const gint w = gimp_drawable_width (a), h = gimp_drawable_height (a);
+  if (w != gimp_drawable_width (b) || h != gimp_drawable_height (b))
+    return -1.0;
+  const gsize n = (gsize) w * h * 4;
+  guint8 *pa = g_new (guint8, n), *pb = g_new (guint8, n);
+  GeglRectangle all = { 0, 0, w, h };
+  const Babl *f = babl_format ("R'G'B'A u8");
+  GeglBuffer *ba = gimp_drawable_get_buffer (a), *bb = gimp_drawable_get_buffer (b);
+  gegl_buffer_get (ba, &all, 1.0, f, pa, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  gegl_buffer_get (bb, &all, 1.0, f, pb, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  g_object_unref (ba);
+  g_object_unref (bb);
+  gdouble sse = 0.0;
+  for (gsize i = 0; i < n; i++)
+    sse += ((gdouble) pa[i] - pb[i]) * ((gdouble) pa[i] - pb[i]);
+  g_free (pa);
+  g_free (pb);
+  return sse == 0.0 ? 1000.0 : 10.0 * log10 (255.0 * 255.0 * n / sse);
 }
 
 /* Sets RLIMIT_AS of every process named "cudablur" that GIMP (our
@@ -549,10 +616,15 @@ serve (void)
                           G_N_ELEMENTS (snap_args), 0, snap_args, NULL, run);
   gimp_install_temp_proc (VERIFY_PROC, "test helper", "test helper",
                           "gimp-cudablur", "gimp-cudablur", "2026", NULL,
-                          "RGB*, GRAY*", GIMP_TEMPORARY,
-                          G_N_ELEMENTS (verify_args),
+                          "RGB*, GRAY*", GIMP_TEMPORARY, VERIFY_N_ARGS,
                           G_N_ELEMENTS (verify_ret), verify_args, verify_ret,
                           run);
+  gimp_install_temp_proc (VERIFY_FULL_PROC, "test helper", "test helper",
+                          "gimp-cudablur", "gimp-cudablur", "2026", NULL,
+                          "RGB*, GRAY*", GIMP_TEMPORARY,
+                          G_N_ELEMENTS (verify_args),
+                          G_N_ELEMENTS (verify_ret), verify_args,
+                          verify_ret, run);
   gimp_install_temp_proc (LIMIT_PROC, "test helper", "test helper",
                           "gimp-cudablur", "gimp-cudablur", "2026", NULL, "",
                           GIMP_TEMPORARY, G_N_ELEMENTS (limit_args),
@@ -598,12 +670,15 @@ run (const gchar *name, gint nparams, const GimpParam *param,
         values[0].data.d_status = GIMP_PDB_EXECUTION_ERROR;
       snapshot_free (&s);
     }
-  else if (!strcmp (name, VERIFY_PROC) && nparams == 9)
+  else if ((!strcmp (name, VERIFY_PROC) && nparams == 9)
+           || (!strcmp (name, VERIFY_FULL_PROC) && nparams == 11))
     {
+      const gboolean full = nparams == 11;
       gboolean ok = verify (drawable, param[3].data.d_string,
                             param[4].data.d_int32, param[5].data.d_float,
                             param[6].data.d_float, param[7].data.d_int32,
-                            &message);
+                            full ? param[9].data.d_int32 : GB_BORDER_CLAMP,
+                            full ? param[10].data.d_int32 : 0, &message);
       const gchar *log = g_getenv ("CUDABLUR_TEST_LOG");
       FILE *f = log ? fopen (log, "a") : NULL;
       if (f)
@@ -634,6 +709,13 @@ run (const gchar *name, gint nparams, const GimpParam *param,
       values[2].type = GIMP_PDB_INT32;
       values[2].data.d_int32 = checked;
       *nreturn_vals = 3;
+    }
+  else if (!strcmp (name, PSNR_PROC) && nparams == 4)
+    {
+      values[1].type = GIMP_PDB_FLOAT;
+      values[1].data.d_float = psnr (param[2].data.d_drawable,
+                                     param[3].data.d_drawable);
+      *nreturn_vals = 2;
     }
   else if (!strcmp (name, WAIT_PROC) && nparams == 3)
     {

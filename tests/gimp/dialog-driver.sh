@@ -90,6 +90,21 @@ EOF
               (plug-in-cudablur RUN-INTERACTIVE img d 0 8.0 8.0 50.0 2 2.0 2)
               $(fidelity img "coffee in an elliptical selection")
               (gimp-quit 1))" ;;
+  presets)
+    # A preset kept in the profile: choosing it sets every value, OK blurs
+    # with them; saving the current values adds a group to the file.
+    cat >"$GIMP2_DIRECTORY/cudablur-presets" <<EOF
+[Soft portrait]
+algorithm=4
+std-dev-x=9.5
+std-dev-y=9.5
+edge-mode=2
+blur-space=1
+EOF
+    script="(let* ($load) (gimp-display-new img) $snapshot $dialog
+              (plug-in-cudablur-test-verify-full RUN-NONINTERACTIVE img d
+                \"$snap\" 0 9.5 9.5 4 \"preset applied\" 2 1)
+              (gimp-quit 1))" ;;
   responsive)
     # Edge-aware, sigma 200, 10 iterations, on the CPU: at 1:1 the preview
     # blurs about 2000 x 1900 pixels for seconds.  The dialog opens with
@@ -175,6 +190,39 @@ case $case in
     sleep 2
     shot undone
     touch "$CB_TMP/undone" ;;
+  presets)
+    step alt+p Down
+    shot chosen
+    # Save: the button after the list, then a name in GIMP's query box
+    # (no window manager here: focus goes where it is sent).
+    main=$win
+    xdotool key Tab space
+    if wait_window "Save Preset"; then
+      xdotool windowfocus --sync "$win" 2>/dev/null
+      xdotool key --clearmodifiers ctrl+a
+      xdotool type --delay 30 "Mine"
+      shot naming
+      xdotool key Return
+      for i in $(seq 1 50); do
+        grep -q '^\[Mine\]' "$GIMP2_DIRECTORY/cudablur-presets" && break
+        sleep 0.2
+      done
+      if grep -q '^\[Mine\]' "$GIMP2_DIRECTORY/cudablur-presets" \
+         && grep -q '^std-dev-x=9.5' "$GIMP2_DIRECTORY/cudablur-presets"; then
+        pass "the preset \"Mine\" was saved with the chosen values"
+      else
+        fail "saving a preset: $(cat "$GIMP2_DIRECTORY/cudablur-presets")"
+      fi
+    else
+      fail "no \"Save Preset\" window"
+    fi
+    win=$main
+    xdotool windowfocus --sync "$win" 2>/dev/null
+    xdotool key alt+o
+    for i in $(seq 1 300); do
+      grep -q "preset applied" "$log" && break
+      sleep 1
+    done ;;
   help)
     xdotool key F1
     for i in $(seq 1 120); do
@@ -208,6 +256,14 @@ case $case in
         step ctrl+plus
         step ctrl+plus
       done
+      # The edge modes (none, black, white) and the perceptual blur space,
+      # back at fit with Automatic.
+      step alt+r
+      step ctrl+0
+      for e in none black white; do
+        step alt+e Down
+      done
+      step alt+b Down
       xdotool key --clearmodifiers alt+s   # split view
       sleep 1
       shot split-$image

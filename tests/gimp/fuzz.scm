@@ -37,6 +37,10 @@
 (define fz-algorithms '(-1 7 2147483647 -2147483648))
 (define fz-good-devices '(0 1 2))
 (define fz-devices '(-1 3 77))
+(define fz-good-borders '(0 1 2 3))
+(define fz-borders '(-1 4 2147483647 -2147483648))
+(define fz-good-spaces '(0 1))
+(define fz-spaces '(-1 2 77))
 
 (define (fz-nan? x) (not (= x x)))
 (define (fz-sigma-bad? s) (or (fz-nan? s) (< s 0) (> s 1500)))
@@ -54,7 +58,7 @@
         (else #f)))
 
 ; The argument the plug-in's checks must name, in their order, or #f.
-(define (fz-expected a sx sy r it k dev)
+(define (fz-expected a sx sy r it k dev border space)
   (let ((edge (or (= a 5) (= a 6))))
     (cond ((or (< a 0) (> a 6)) "algorithm:")
           ((fz-sigma-bad? sx) "std-dev-x:")
@@ -63,6 +67,8 @@
           ((and edge (or (< it 1) (> it 10))) "iterations:")
           ((and (= a 6) (or (fz-nan? k) (< k 0) (> k 10))) "kappa:")
           ((or (< dev 0) (> dev 2)) "device:")
+          ((or (< border 0) (> border 3)) "edge-mode:")
+          ((or (< space 0) (> space 1)) "blur-space:")
           (else #f))))
 
 (define (fz-contains? text part)
@@ -166,16 +172,29 @@
          (it (fz-mostly fz-good-iterations fz-iterations))
          (k (fz-mostly fz-good-kappas fz-kappas))
          (dev (fz-mostly fz-good-devices fz-devices))
+         ; Half the calls go through plug-in-cudablur-full.
+         (full (= (modulo (fz-next) 2) 1))
+         (border (if full (fz-mostly fz-good-borders fz-borders) 0))
+         (space (if full (fz-mostly fz-good-spaces fz-spaces) 0))
          (expect (or (fz-gimp-refuses sx sy r k)
                      (if (= mode RUN-NONINTERACTIVE)
-                         (fz-expected a sx sy r it k dev) #f)))
+                         (fz-expected a sx sy r it k dev border space) #f)))
          (what (string-append "call " (fz-num i) " on " label ": mode "
-                              (fz-num mode) " (" (fz-num a) " " (fz-num sx)
+                              (fz-num mode) (if full " full (" " (")
+                              (fz-num a) " " (fz-num sx)
                               " " (fz-num sy) " " (fz-num r) " " (fz-num it)
-                              " " (fz-num k) " " (fz-num dev) ")")))
+                              " " (fz-num k) " " (fz-num dev)
+                              (if full (string-append " " (fz-num border) " "
+                                                      (fz-num space))
+                                  "")
+                              ")")))
     (cb-snap img d)
     (let ((out (fz-try (lambda ()
-                         (plug-in-cudablur mode img d a sx sy r it k dev)))))
+                         (if full
+                             (plug-in-cudablur-full mode img d a sx sy r it k
+                                                    dev border space)
+                             (plug-in-cudablur mode img d a sx sy r it k
+                                               dev))))))
       (cond
         (expect
           (set! fz-refusals (+ fz-refusals 1))
@@ -194,10 +213,14 @@
           (let* ((used (car (cdr out)))
                  (still (and (= mode RUN-NONINTERACTIVE)
                              (< (abs sx) 0.17) (< (abs sy) 0.17)))
+                 ; Interactive and last-values calls may carry any stored
+                 ; border or space: the widened range covers them.
+                 (plain (and (= mode RUN-NONINTERACTIVE) (= border 0)
+                             (= space 0)))
                  (check (plug-in-cudablur-test-verify
                           RUN-NONINTERACTIVE img d
-                          (string-append cb-tmp "/snapshot") (if still 1 3)
-                          0 0 0 "fuzz")))
+                          (string-append cb-tmp "/snapshot")
+                          (if still 1 (if plain 3 4)) 0 0 0 "fuzz")))
             (if still (set! fz-untouched (+ fz-untouched 1))
                 (set! fz-blurs (+ fz-blurs 1)))
             (fz-report (or (= used 1) (= used 2))

@@ -21,8 +21,9 @@ typedef struct
 {
   gdouble scale;
   gint x, y, width, height;
-  gchar *values;        /* "algorithm ... device N": the final call's key */
-  gint algorithm, iterations, device;
+  gchar *values;        /* "algorithm ... blur-space N": the final call's
+                           key */
+  gint algorithm, iterations, device, border, space;
   gdouble sx, sy, range, kappa;
 } dump_info;
 
@@ -32,9 +33,9 @@ parse_info (const gchar *text, dump_info *d)
   gchar scale[64], sx[64], sy[64], range[64], kappa[64];
   if (sscanf (text, "scale %63s x %d y %d width %d height %d algorithm %d "
               "std-dev-x %63s std-dev-y %63s range-sigma %63s iterations %d "
-              "kappa %63s device %d", scale, &d->x, &d->y, &d->width,
-              &d->height, &d->algorithm, sx, sy, range, &d->iterations,
-              kappa, &d->device) != 12)
+              "kappa %63s device %d edge-mode %d blur-space %d", scale, &d->x,
+              &d->y, &d->width, &d->height, &d->algorithm, sx, sy, range,
+              &d->iterations, kappa, &d->device, &d->border, &d->space) != 14)
     return FALSE;
   d->scale = g_ascii_strtod (scale, NULL);
   d->sx = g_ascii_strtod (sx, NULL);
@@ -87,12 +88,13 @@ final_result (gint32 image, const dump_info *d, gchar **why)
     }
   gint n = 0;
   GimpParam *r = gimp_run_procedure (
-    "plug-in-cudablur", &n, GIMP_PDB_INT32, GIMP_RUN_NONINTERACTIVE,
+    "plug-in-cudablur-full", &n, GIMP_PDB_INT32, GIMP_RUN_NONINTERACTIVE,
     GIMP_PDB_IMAGE, dup, GIMP_PDB_DRAWABLE,
     gimp_image_get_active_drawable (dup), GIMP_PDB_INT32, d->algorithm,
     GIMP_PDB_FLOAT, d->sx, GIMP_PDB_FLOAT, d->sy, GIMP_PDB_FLOAT, d->range,
     GIMP_PDB_INT32, d->iterations, GIMP_PDB_FLOAT, d->kappa, GIMP_PDB_INT32,
-    d->device, GIMP_PDB_END);
+    d->device, GIMP_PDB_INT32, d->border, GIMP_PDB_INT32, d->space,
+    GIMP_PDB_END);
   gboolean ok = r && n > 0 && r[0].data.d_status == GIMP_PDB_SUCCESS;
   gimp_destroy_params (r, n);
   if (!ok)
@@ -223,11 +225,12 @@ preview_fidelity (gint32 image, const gchar *dir, gdouble min_db,
       gchar *line = db < 0.0
         ? g_strdup_printf ("FAIL: preview fidelity %s %s -- %s", label, name,
                            why)
-        : g_strdup_printf ("%s: preview fidelity %s %s -- %s, scale %.3f, "
-                           "%dx%d: %.1f dB (at least %.0f)",
-                           db >= min_db ? "PASS" : "FAIL", label, name,
-                           a ? a->name : "?", info.scale, info.width,
-                           info.height, db, min_db);
+        : g_strdup_printf ("%s: preview fidelity %s %s -- %s, edge-mode %d, "
+                           "blur-space %d, scale %.3f, %dx%d: %.1f dB (at "
+                           "least %.0f)", db >= min_db ? "PASS" : "FAIL",
+                           label, name, a ? a->name : "?", info.border,
+                           info.space, info.scale, info.width, info.height,
+                           db, min_db);
       log_line (line);
       failed += db < min_db;
       ++*checked;

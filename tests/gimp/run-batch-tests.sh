@@ -35,6 +35,7 @@ for arg in "algorithm: 7" "algorithm: -1" "std-dev-x: -1" "std-dev-x: 1501" \
            "std-dev-y: -0.5" "range-sigma: 0" "iterations: 0" \
            "iterations: 11" "kappa: -1" "kappa: 10.5" "device: 3" \
            "device: -1" "drawable: does not belong" "drawable: indexed" \
+           "edge-mode: 4" "edge-mode: -1" "blur-space: 2" "blur-space: -1" \
            "because it is a group item" "because its contents are locked" \
            "has not been added to an image" "Not enough memory: blurring"; do
   grep -q "$arg" "$tmp/log" \

@@ -8,6 +8,9 @@
 #   de, fr, es - the dialog opens with its translated title;
 #   help       - F1 opens the plug-in's own help page (a stand-in browser
 #                records it);
+#   presets    - a preset in the profile, chosen, sets every value and OK
+#                blurs with them; Save adds the current values under a
+#                name;
 #   preview    - every algorithm at fit and two zoom levels in, on a
 #                600x400 photograph, a 3000x2000 image and the photograph
 #                with an elliptical selection: each preview within 35 dB
@@ -33,7 +36,7 @@ driver=$(cd "$srcdir/tests/gimp" && pwd)/dialog-driver.sh
 : > "$CUDABLUR_TEST_LOG"
 
 fail=0
-for case in ${CUDABLUR_DIALOG_CASES:-ok cancel de fr es help preview responsive}; do
+for case in ${CUDABLUR_DIALOG_CASES:-ok cancel de fr es help presets preview responsive}; do
   echo "--- case $case"
   if ! timeout 1500 xvfb-run -a -s "-screen 0 1280x1024x24" \
          sh "$driver" "$case" >"$tmp/$case.out" 2>&1; then
@@ -44,7 +47,8 @@ done
 echo "--- results"
 cat "$CUDABLUR_TEST_LOG"
 for want in "PASS: dialog OK" "PASS: undo" "PASS: cancel" \
-            "PASS: help: Help opened" "PASS: preview fidelity coffee" \
+            "PASS: help: Help opened" "PASS: preset applied" \
+            "PASS: presets: the preset" "PASS: preview fidelity coffee" \
             "PASS: preview fidelity plasma" \
             "PASS: preview fidelity coffee in an elliptical selection" \
             "PASS: responsive: a digit"; do

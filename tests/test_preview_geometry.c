@@ -97,7 +97,7 @@ static void
 fixed_cases (void)
 {
   /* 600x400 in a 480x320 area: fit 0.8, all of it visible, centred. */
-  pv_view v = { 600, 400, { 0, 0, 600, 400 }, 480, 320, 0, 300, 200 };
+  pv_view v = { 600, 400, { 0, 0, 600, 400 }, 480, 320, 0, 300, 200, 1 };
   v.zoom = pv_fit_zoom (&v);
   pv_layout l;
   pv_layout_make (&v, &l);
@@ -120,7 +120,7 @@ fixed_cases (void)
   TU_CHECK (l.out.x == 600 - 480 && l.out.y == 0, "clamped: %d,%d",
             l.out.x, l.out.y);
   /* A selection's bounds: the view stays inside them. */
-  pv_view s = { 3000, 2000, { 1000, 500, 64, 64 }, 400, 300, 1.0, 0, 0 };
+  pv_view s = { 3000, 2000, { 1000, 500, 64, 64 }, 400, 300, 1.0, 0, 0, 1 };
   pv_layout_make (&s, &l);
   TU_CHECK (l.out.x == 1000 && l.out.y == 500 && l.out.width == 64
             && l.dest.x == (400 - 64) / 2, "selection: %dx%d+%d+%d dest %d",

@@ -156,6 +156,18 @@ gb_status gb_cuda_rec_plan_launch (const gb_cuda_rec_plan *plan, float *a, float
                               cudaStream_t s, float **result);
 void gb_cuda_rec_plan_free (gb_cuda_rec_plan *plan);
 
+/* ---- block-parallel recursive filters (recursive_blocks.cu) ------------
+ * Whether the exact block kernels take this axis (line length L): yvrg
+ * to GB_YVV_BLOCK_MAX_SIGMA and deriche, unless blocks_per_stripe is 1,
+ * when the block states fit `scratch` (the image's size).  One axis,
+ * src -> dst (distinct); scratch holds the states.  Does not
+ * synchronise. */
+int gb_cuda_blocks_apply (const gb_params *params, double sigma, int L);
+gb_status gb_cuda_blocks_run (const gb_params *params, double sigma,
+                              int vertical, const float *src, float *dst,
+                              float *scratch, int w, int h, int channels,
+                              cudaStream_t s);
+
 /* out (h x w) = in (w x h) transposed, pixels of `channels` floats. */
 gb_status gb_cuda_transpose (const float *in, float *out, int w, int h,
                         int channels, cudaStream_t s);

@@ -1,7 +1,11 @@
-/* Recursive Gaussian filters on the GPU: Young-van Vliet one line per
- * thread, the two-way partitioned Young-van Vliet (three threads per
- * line: two half-lines and the centre pixel, as in the paper's
- * Algorithm 1), and Deriche.
+/* Recursive Gaussian filters on the GPU: Young-van Vliet and Deriche one
+ * line per thread, and the two-way partitioned Young-van Vliet (three
+ * threads per line: two half-lines and the centre pixel, as in the
+ * paper's Algorithm 1).  Young-van Vliet (to GB_YVV_BLOCK_MAX_SIGMA) and
+ * Deriche run as exact block-parallel filters (recursive_blocks.cu)
+ * wherever their block states fit the scratch buffer, and unless
+ * blocks_per_stripe is 1; the kernels here serve the rest and are the
+ * tests' and the benchmark's reference.
  *
  * The kernels filter columns: thread x walks down column x, so a warp
  * reads 32 neighbouring pixels of a row at each step (coalesced).  Rows are
@@ -15,6 +19,7 @@
 #include "cuda_internal.h"
 #include "../engine/coefficients.h"
 #include "../engine/pixel_math.h"
+#include "../engine/recursive_blocks.h"
 
 namespace {
 
@@ -27,12 +32,6 @@ struct yvv_k
   double B, a1, a2, a3;
   double M[3][3];
   int naive;
-};
-
-struct deriche_k
-{
-  double n[4], m[5], d[5];
-  double causal_gain, anticausal_gain;
 };
 
 template <int C>
@@ -237,33 +236,14 @@ twoway_cols_kernel (const float *__restrict__ src, float *dst, int lines,
 
 /* -------------------------------------------------------------- Deriche */
 
-/* One Deriche step: sum_j c[j] x_j - d1 y1 - ... - d4 y4, with the input
- * coefficients c = n0..n3 (causal, x[i..i-3]) or m1..m4 (anticausal,
- * x[i+1..i+4]); the feedback from y1 enters last, alone on the
- * recursion's critical path. */
-template <int C>
-__device__ __forceinline__ px<C>
-deriche_step (const double *c, const deriche_k &k, const px<C> &xa,
-              const px<C> &xb, const px<C> &xc, const px<C> &xd,
-              const px<C> &y1, const px<C> &y2, const px<C> &y3,
-              const px<C> &y4)
-{
-  px<C> o;
-#pragma unroll
-  for (int ch = 0; ch < C; ch++)
-    {
-      double t = c[0] * xa.v[ch] + c[1] * xb.v[ch] + c[2] * xc.v[ch]
-                 + c[3] * xd.v[ch] - k.d[4] * y4.v[ch] - k.d[3] * y3.v[ch]
-                 - k.d[2] * y2.v[ch];
-      o.v[ch] = fma (-k.d[1], y1.v[ch], t);
-    }
-  return o;
-}
-
+/* Deriche one line per thread, in modal form (gb_deriche_modes, as the
+ * CPU): the causal part Re sum u - h0 x into dst, then the anticausal
+ * modes (which include x[i]) added to it on the way back.  The blocks
+ * (recursive_blocks.cu) replace it wherever their states fit. */
 template <int C>
 __global__ void
 deriche_cols_kernel (const float *__restrict__ src, float *dst, int lines,
-                     int L, deriche_k k)
+                     int L, const __grid_constant__ gb_deriche_modes m)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= lines)
@@ -271,67 +251,26 @@ deriche_cols_kernel (const float *__restrict__ src, float *dst, int lines,
   const size_t pitch = (size_t) lines * C;
   const float *xs = src + (size_t) x * C;
   float *ys = dst + (size_t) x * C;
-
-  px<C> x1, x2, x3, x4, y1, y2, y3, y4;
-  px<C> s = load<C> (xs);
-#pragma unroll
-  for (int ch = 0; ch < C; ch++)
+  for (int pass = 0; pass < 2; pass++)
     {
-      x1.v[ch] = x2.v[ch] = x3.v[ch] = s.v[ch];
-      y1.v[ch] = y2.v[ch] = y3.v[ch] = y4.v[ch] = s.v[ch] * k.causal_gain;
-    }
-  /* Causal, into dst. */
-  for (int i0 = 0; i0 < L; i0 += BATCH)
-    {
-      const int nb = min (BATCH, L - i0);
-      px<C> xb[BATCH];
+      const px<C> edge = load<C> (xs + (pass ? (size_t) (L - 1) * pitch : 0));
+      double u[C][4];
 #pragma unroll
-      for (int b = 0; b < BATCH; b++)
-        if (b < nb)
-          xb[b] = load<C> (xs + (size_t) (i0 + b) * pitch);
+      for (int ch = 0; ch < C; ch++)
+        gb_deriche_carry_start (&m, edge.v[ch], u[ch]);
+      for (int k = 0; k < L; k++)
+        {
+          const size_t i = (size_t) (pass ? L - 1 - k : k) * pitch;
+          const px<C> xi = load<C> (xs + i);
+          px<C> o = pass ? load<C> (ys + i) : px<C> {};
 #pragma unroll
-      for (int b = 0; b < BATCH; b++)
-        if (b < nb)
-          {
-            px<C> yi = deriche_step<C> (k.n, k, xb[b], x1, x2, x3,
-                                        y1, y2, y3, y4);
-            store<C> (ys + (size_t) (i0 + b) * pitch, yi);
-            x3 = x2; x2 = x1; x1 = xb[b];
-            y4 = y3; y3 = y2; y2 = y1; y1 = yi;
-          }
-    }
-  /* Anticausal, added to the causal part in dst. */
-  s = load<C> (xs + (size_t) (L - 1) * pitch);
-#pragma unroll
-  for (int ch = 0; ch < C; ch++)
-    {
-      x1.v[ch] = x2.v[ch] = x3.v[ch] = x4.v[ch] = s.v[ch];
-      y1.v[ch] = y2.v[ch] = y3.v[ch] = y4.v[ch] = s.v[ch] * k.anticausal_gain;
-    }
-  for (int i0 = L - 1; i0 >= 0; i0 -= BATCH)
-    {
-      const int nb = min (BATCH, i0 + 1);
-      px<C> xb[BATCH], cb[BATCH];
-#pragma unroll
-      for (int b = 0; b < BATCH; b++)
-        if (b < nb)
-          {
-            xb[b] = load<C> (xs + (size_t) (i0 - b) * pitch);
-            cb[b] = load<C> (ys + (size_t) (i0 - b) * pitch);
-          }
-#pragma unroll
-      for (int b = 0; b < BATCH; b++)
-        if (b < nb)
-          {
-            px<C> yi = deriche_step<C> (k.m + 1, k, x1, x2, x3, x4,
-                                        y1, y2, y3, y4), o;
-#pragma unroll
-            for (int ch = 0; ch < C; ch++)
-              o.v[ch] = cb[b].v[ch] + yi.v[ch];
-            store<C> (ys + (size_t) (i0 - b) * pitch, o);
-            x4 = x3; x3 = x2; x2 = x1; x1 = xb[b];
-            y4 = y3; y3 = y2; y2 = y1; y1 = yi;
-          }
+          for (int ch = 0; ch < C; ch++)
+            {
+              const double v = gb_deriche_modes_step (&m, xi.v[ch], u[ch]);
+              o.v[ch] = pass ? o.v[ch] + v : v - m.h0 * xi.v[ch];
+            }
+          store<C> (ys + i, o);
+        }
     }
 }
 
@@ -341,8 +280,10 @@ struct axis_plan
 {
   gb_algorithm algorithm;
   yvv_k yvv;
-  deriche_k der;
+  gb_deriche_modes der;
   gb_fir_quotients centre;   /* two-way: the centre pixel's FIR */
+  gb_params params;          /* for the block-parallel kernels */
+  double sigma;
 };
 
 gb_status
@@ -350,19 +291,11 @@ make_axis (const gb_params *p, double sigma, axis_plan *a)
 {
   *a = axis_plan {};
   a->algorithm = p->algorithm;
+  a->params = *p;
+  a->sigma = sigma;
   if (p->algorithm == GB_ALGO_DERICHE)
     {
-      gb_deriche_coeffs c;
-      gb_deriche_coeffs_make (sigma, &c);
-      for (int i = 0; i < 4; i++)
-        a->der.n[i] = c.n[i];
-      for (int i = 0; i < 5; i++)
-        {
-          a->der.m[i] = c.m[i];
-          a->der.d[i] = c.d[i];
-        }
-      a->der.causal_gain = c.causal_gain;
-      a->der.anticausal_gain = c.anticausal_gain;
+      gb_deriche_modes_make (sigma, &a->der);
       return GB_OK;
     }
   gb_yvv_coeffs c;
@@ -425,7 +358,15 @@ run_c (const axis_plan *ax, const axis_plan *ay, int do_x, int do_y,
 {
   gb_status st = GB_OK;
   float *cur = a;
-  if (do_x)
+  if (do_x && gb_cuda_blocks_apply (&ax->params, ax->sigma, w))
+    {
+      /* Rows in blocks, straight from the image; c holds the states. */
+      if ((st = gb_cuda_blocks_run (&ax->params, ax->sigma, 0, cur, b, c, w,
+                                    h, C, s)) != GB_OK)
+        return st;
+      cur = b;
+    }
+  else if (do_x)
     {
       /* Rows: transpose, filter the columns, transpose back. */
       if ((st = launch_transpose<C> (cur, b, w, h, s)) != GB_OK
@@ -437,7 +378,12 @@ run_c (const axis_plan *ax, const axis_plan *ay, int do_x, int do_y,
   if (do_y)
     {
       float *out = cur == a ? b : a;
-      if ((st = launch_cols<1> (ay, cur, out, w * C, h, s)) != GB_OK)
+      if (gb_cuda_blocks_apply (&ay->params, ay->sigma, h))
+        st = gb_cuda_blocks_run (&ay->params, ay->sigma, 1, cur, out, c, w,
+                                 h, C, s);
+      else
+        st = launch_cols<1> (ay, cur, out, w * C, h, s);
+      if (st != GB_OK)
         return st;
       cur = out;
     }

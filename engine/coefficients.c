@@ -9,6 +9,7 @@
 #include "gblur.h"
 #include "coefficients.h"
 #include "algorithms.h"
+#include "recursive_blocks.h"
 
 int
 gb_fir_radius (double sigma)
@@ -227,6 +228,89 @@ gb_deriche_coeffs_make (double s, gb_deriche_coeffs *c)
   c->d[4] = d4;
   c->causal_gain = (c->n[0] + c->n[1] + c->n[2] + c->n[3]) / sd;
   c->anticausal_gain = (c->m[1] + c->m[2] + c->m[3] + c->m[4]) / sd;
+}
+
+void
+gb_deriche_modes_make (double s, gb_deriche_modes *m)
+{
+  /* The constants of gb_deriche_coeffs_make: the causal response is
+   * sum_j (A_j cos(W_j k/s) + B_j sin(W_j k/s)) exp(L_j k/s)
+   *     = Re sum_j (A_j - i B_j) exp((L_j + i W_j) k/s). */
+  const double A[2] = { 1.3530, -0.3531 }, B[2] = { 1.8151, 0.0902 };
+  const double W[2] = { 0.6681, 2.0787 }, L[2] = { -1.3932, -1.3732 };
+  double complex c[2], q[2], gain = 0;
+  for (int j = 0; j < 2; j++)
+    {
+      c[j] = A[j] - I * B[j];
+      q[j] = cexp ((L[j] + I * W[j]) / s);
+      /* Both passes: sum_{k>=0} c q^k + sum_{k>=1} c q^k. */
+      gain += c[j] * (1 + q[j]) / (1 - q[j]);
+    }
+  m->h0 = 0.0;
+  for (int j = 0; j < 2; j++)
+    {
+      c[j] /= creal (gain);
+      double complex ss = c[j] / (1 - q[j]);
+      m->c_re[j] = creal (c[j]);
+      m->c_im[j] = cimag (c[j]);
+      m->q_re[j] = creal (q[j]);
+      m->q_im[j] = cimag (q[j]);
+      m->ss_re[j] = creal (ss);
+      m->ss_im[j] = cimag (ss);
+      m->h0 += creal (c[j]);
+    }
+}
+
+/* ----------------------------------------------------- block constants */
+
+static void
+mat_mul (int k, const double *a, const double *b, double *out)
+{
+  double r[16];
+  for (int i = 0; i < k; i++)
+    for (int j = 0; j < k; j++)
+      {
+        double v = 0.0;
+        for (int m = 0; m < k; m++)
+          v += a[i * k + m] * b[m * k + j];
+        r[i * k + j] = v;
+      }
+  memcpy (out, r, sizeof (double) * k * k);
+}
+
+void
+gb_yvv_block_make (const gb_yvv_coeffs *c, int n, gb_yvv_block *b)
+{
+  const double A[9] = { c->a1, c->a2, c->a3, 1, 0, 0, 0, 1, 0 };
+  double Ai[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };   /* A^i */
+  double Ai1[9];                                    /* A^(i+1) */
+  double G[9] = { 0 };
+  for (int i = 0; i < n; i++)
+    {
+      mat_mul (3, Ai, A, Ai1);
+      /* A^i e1 e1^T A^(i+1): column 0 of A^i times row 0 of A^(i+1). */
+      for (int r = 0; r < 3; r++)
+        for (int q = 0; q < 3; q++)
+          G[r * 3 + q] += Ai[r * 3] * Ai1[q];
+      memcpy (Ai, Ai1, sizeof Ai);
+    }
+  for (int r = 0; r < 3; r++)
+    for (int q = 0; q < 3; q++)
+      {
+        b->P[r][q] = Ai[r * 3 + q];
+        b->G[r][q] = c->B * G[r * 3 + q];
+      }
+}
+
+void
+gb_deriche_block_make (const gb_deriche_modes *m, int n, gb_deriche_block *b)
+{
+  for (int j = 0; j < 2; j++)
+    {
+      double complex p = cpow (m->q_re[j] + I * m->q_im[j], n);
+      b->p_re[j] = creal (p);
+      b->p_im[j] = cimag (p);
+    }
 }
 
 /* --------------------------------------------------------- edge-aware */

@@ -91,6 +91,23 @@ typedef struct
 
 void gb_deriche_coeffs_make (double sigma, gb_deriche_coeffs *c);
 
+/* The same filter in modal form, for the block-parallel GPU kernels
+ * (engine/recursive_blocks.h): the causal response n0, n1, ... is
+ * Re sum_j c_j q_j^k (k >= 0), so each pass is two complex first-order
+ * recursions, u = q u + c x, whose carries across a block are just q^n:
+ * well conditioned at any sigma, where powers of the 4th-order companion
+ * matrix are not (|D^64| ~ 1e5 at sigma 100).  Anticausally the modes
+ * include x[n] itself, so y = Re sum_j (u_j + v_j) - h0 x. */
+typedef struct
+{
+  double c_re[2], c_im[2];     /* residues, normalised to unit total gain */
+  double q_re[2], q_im[2];     /* poles */
+  double ss_re[2], ss_im[2];   /* c / (1 - q): the steady state per unit */
+  double h0;                   /* Re sum c = the response's centre tap */
+} gb_deriche_modes;
+
+void gb_deriche_modes_make (double sigma, gb_deriche_modes *m);
+
 /* The edge-aware filter (Nehab-style domain transform, Gastal & Oliveira's
  * non-uniform recursion): two complex first-order subfilters i = 0, 1 with
  * the appendix constants of the edge-aware paper,

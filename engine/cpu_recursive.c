@@ -23,7 +23,7 @@ typedef struct
 {
   gb_boundary boundary;
   gb_yvv_coeffs yvv;
-  gb_deriche_coeffs der;
+  gb_deriche_modes der;
   gb_fir_quotients centre;   /* two-way: the centre pixel's FIR */
 } rec_axis;
 
@@ -49,42 +49,53 @@ yvv_step (int n, double B, double a1, double a2, double a3,
     }
 }
 
-/* Deriche's causal step: the new y+ into y4's place and into s. */
-static inline void
-deriche_causal_step (int n, const double *restrict k,
-                     const float *restrict x0, const float *restrict x1,
-                     const float *restrict x2, const float *restrict x3,
-                     const double *restrict y1, const double *restrict y2,
-                     const double *restrict y3, double *restrict y4,
-                     float *restrict s)
+/* Deriche's two complex modes (gb_deriche_modes) at one sample of n
+ * lines: u_j = q_j u_j + c_j x, returning Re sum_j u_j.  u holds four
+ * slices: re and im of mode 0, then of mode 1. */
+static inline double
+deriche_modes_lane (const gb_deriche_modes *m, double x, double *restrict u0r,
+                    double *restrict u0i, double *restrict u1r,
+                    double *restrict u1i, int j)
 {
-  for (int j = 0; j < n; j++)
-    {
-      double v = k[0] * x0[j] + k[1] * x1[j] + k[2] * x2[j] + k[3] * x3[j]
-                 - k[4] * y1[j] - k[5] * y2[j] - k[6] * y3[j] - k[7] * y4[j];
-      y4[j] = v;
-      s[j] = (float) v;
-    }
+  const double a = m->q_re[0] * u0r[j] - m->q_im[0] * u0i[j] + m->c_re[0] * x;
+  const double b = m->q_re[0] * u0i[j] + m->q_im[0] * u0r[j] + m->c_im[0] * x;
+  const double c = m->q_re[1] * u1r[j] - m->q_im[1] * u1i[j] + m->c_re[1] * x;
+  const double d = m->q_re[1] * u1i[j] + m->q_im[1] * u1r[j] + m->c_im[1] * x;
+  u0r[j] = a;
+  u0i[j] = b;
+  u1r[j] = c;
+  u1i[j] = d;
+  return a + c;
 }
 
-/* Deriche's anticausal step: y- into y4's place, x[i] into x4's place
- * (x[i+4] is no longer needed), and x[i] <- y+ + y-. */
+/* Causal step: y+ = Re sum u - h0 x into s.  The constants are copied
+ * first: stores through u could alias *mp as far as the compiler knows,
+ * which keeps it from vectorising. */
 static inline void
-deriche_anticausal_step (int n, const double *restrict k,
-                         const double *restrict x1, const double *restrict x2,
-                         const double *restrict x3, double *restrict x4,
-                         const double *restrict y1, const double *restrict y2,
-                         const double *restrict y3, double *restrict y4,
-                         float *restrict x, const float *restrict s)
+deriche_causal_step (int n, const gb_deriche_modes *mp,
+                     const float *restrict x, double *restrict *u,
+                     float *restrict s)
 {
+  const gb_deriche_modes mc = *mp, *m = &mc;
+  double *restrict u0r = u[0], *restrict u0i = u[1], *restrict u1r = u[2],
+         *restrict u1i = u[3];
   for (int j = 0; j < n; j++)
-    {
-      double v = k[0] * x1[j] + k[1] * x2[j] + k[2] * x3[j] + k[3] * x4[j]
-                 - k[4] * y1[j] - k[5] * y2[j] - k[6] * y3[j] - k[7] * y4[j];
-      y4[j] = v;
-      x4[j] = x[j];
-      x[j] = (float) (s[j] + v);
-    }
+    s[j] = (float) (deriche_modes_lane (m, x[j], u0r, u0i, u1r, u1i, j)
+                    - m->h0 * x[j]);
+}
+
+/* Anticausal step, in place: x <- y+ + Re sum v. */
+static inline void
+deriche_anticausal_step (int n, const gb_deriche_modes *mp,
+                         float *restrict x, double *restrict *u,
+                         const float *restrict s)
+{
+  const gb_deriche_modes mc = *mp, *m = &mc;
+  double *restrict u0r = u[0], *restrict u0i = u[1], *restrict u1r = u[2],
+         *restrict u1i = u[3];
+  for (int j = 0; j < n; j++)
+    x[j] = (float) ((double) s[j]
+                    + deriche_modes_lane (m, x[j], u0r, u0i, u1r, u1i, j));
 }
 
 /* Causal YvV over slices [i0, i1) in direction dir (+1 or -1), in place:
@@ -194,64 +205,35 @@ twoway_line (const rec_axis *a, float *x, size_t step, int L, int n,
     }
 }
 
-/* Deriche: y = causal + anticausal, both on the input.  The causal part
- * goes to s; the anticausal pass keeps the inputs it still needs in a ring
- * of four slices, so that it can write y over x as it goes. */
+/* Deriche: y = causal + anticausal, both on the input, in modal form
+ * (engine/coefficients.h): the causal part Re sum u - h0 x goes to s, the
+ * anticausal modes include x[i] itself, so y = s + Re sum v can be
+ * written over x as the pass goes.  Beyond the line the input is
+ * constant, so both passes start in their steady states. */
 GB_CPU_CLONES static void
 deriche_line (const rec_axis *a, float *x, size_t step, int L, int n,
               float *s, double *st)
 {
-  const gb_deriche_coeffs *c = &a->der;
-  const double kc[8] = { c->n[0], c->n[1], c->n[2], c->n[3],
-                         c->d[1], c->d[2], c->d[3], c->d[4] };
-  const double ka[8] = { c->m[1], c->m[2], c->m[3], c->m[4],
-                         c->d[1], c->d[2], c->d[3], c->d[4] };
-  double *y[4], *xr[4];
+  const gb_deriche_modes *m = &a->der;
+  double *u[4];
   for (int k = 0; k < 4; k++)
+    u[k] = st + (size_t) k * n;
+  for (int pass = 0; pass < 2; pass++)
     {
-      y[k] = st + (size_t) k * n;
-      xr[k] = st + (size_t) (4 + k) * n;
-    }
-
-  /* Causal: x[-k] = x[0], y+[-k] = x[0] * causal_gain.  y[0..3] hold
-   * y+[i-1..i-4]; the oldest is overwritten by the newest. */
-  for (int k = 0; k < 4; k++)
-    for (int j = 0; j < n; j++)
-      y[k][j] = X (0)[j] * c->causal_gain;
-  for (int i = 0; i < L; i++)
-    {
-      deriche_causal_step (n, kc, X (i), X (i >= 1 ? i - 1 : 0),
-                           X (i >= 2 ? i - 2 : 0), X (i >= 3 ? i - 3 : 0),
-                           y[0], y[1], y[2], y[3], s + (size_t) i * n);
-      double *t = y[3];
-      y[3] = y[2];
-      y[2] = y[1];
-      y[1] = y[0];
-      y[0] = t;
-    }
-
-  /* Anticausal: x[L-1+k] = x[L-1], y-[L-1+k] = x[L-1] * anticausal_gain;
-   * xr[0..3] hold x[i+1..i+4], y[0..3] y-[i+1..i+4]. */
-  for (int k = 0; k < 4; k++)
-    for (int j = 0; j < n; j++)
-      {
-        xr[k][j] = X (L - 1)[j];
-        y[k][j] = X (L - 1)[j] * c->anticausal_gain;
-      }
-  for (int i = L - 1; i >= 0; i--)
-    {
-      deriche_anticausal_step (n, ka, xr[0], xr[1], xr[2], xr[3], y[0], y[1],
-                               y[2], y[3], X (i), s + (size_t) i * n);
-      double *t = y[3];
-      y[3] = y[2];
-      y[2] = y[1];
-      y[1] = y[0];
-      y[0] = t;
-      t = xr[3];
-      xr[3] = xr[2];
-      xr[2] = xr[1];
-      xr[1] = xr[0];
-      xr[0] = t;
+      const float *edge = pass == 0 ? X (0) : X (L - 1);
+      for (int j = 0; j < n; j++)
+        {
+          u[0][j] = m->ss_re[0] * edge[j];
+          u[1][j] = m->ss_im[0] * edge[j];
+          u[2][j] = m->ss_re[1] * edge[j];
+          u[3][j] = m->ss_im[1] * edge[j];
+        }
+      if (pass == 0)
+        for (int i = 0; i < L; i++)
+          deriche_causal_step (n, m, X (i), u, s + (size_t) i * n);
+      else
+        for (int i = L - 1; i >= 0; i--)
+          deriche_anticausal_step (n, m, X (i), u, s + (size_t) i * n);
     }
 }
 
@@ -336,7 +318,7 @@ make_axis (const gb_params *p, double sigma, rec_axis *a)
   if (!(sigma > 0.0))
     return GB_OK;
   if (p->algorithm == GB_ALGO_DERICHE)
-    gb_deriche_coeffs_make (sigma, &a->der);
+    gb_deriche_modes_make (sigma, &a->der);
   else
     gb_yvv_coeffs_make (sigma, &a->yvv);
   if (p->algorithm == GB_ALGO_YVRG_TWO_WAY)

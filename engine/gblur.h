@@ -161,7 +161,10 @@ typedef struct
   gb_backend backend;      /* requested backend */
   gb_taps_mode taps;       /* FIR taps: table or incremental */
   int threads;             /* CPU threads; 0 = one per online core */
-  int blocks_per_stripe;   /* Algorithm C; 0 = chosen from the device */
+  int blocks_per_stripe;   /* Algorithm C's blocks per line, 0 = chosen
+                              from the device; yvrg and deriche on the GPU:
+                              1 = one line per thread, otherwise the exact
+                              block-parallel kernels */
   gb_edge_interpolation edge_interpolation;
   int naive_borders;       /* yvrg: start the anticausal pass from the last
                               causal value, as the two-way paper does (to
@@ -338,8 +341,8 @@ const char *gb_backend_name (gb_backend backend);
 gb_algorithm gb_resolve_algorithm (gb_algorithm algorithm,
                                    double sigma_x, double sigma_y,
                                    gb_backend backend);
-#define GB_AUTO_FIR_MAX_SIGMA_CPU 2.8
-#define GB_AUTO_FIR_MAX_SIGMA_CUDA 100.0
+#define GB_AUTO_FIR_MAX_SIGMA_CPU 3.0
+#define GB_AUTO_FIR_MAX_SIGMA_CUDA 25.0
 
 /* sigma, or 0 below GB_SIGMA_IDENTITY: what gb_blur does with an axis. */
 double gb_effective_sigma (double sigma);

@@ -155,6 +155,17 @@ out:
 }
 #endif
 
+/* Whether the GPU runs the algorithm in exact blocks
+ * (cuda/recursive_blocks.cu; blocks_per_stripe 1 gives one line per
+ * thread). */
+#ifdef HAVE_CUDA
+static int
+blocked_on_gpu (gb_algorithm a)
+{
+  return a == GB_ALGO_YVRG || a == GB_ALGO_DERICHE;
+}
+#endif
+
 /* One algorithm at one sigma: GPU kernels (both tap modes for the FIR),
  * GPU with transfers, and the CPU. */
 static void
@@ -170,22 +181,29 @@ run_algorithm (gb_algorithm a, const char *label, double sigma,
   p.algorithm = a;
   p.sigma_x = p.sigma_y = sigma;
 #ifdef HAVE_CUDA
-  const int tap_modes = gb_algorithm_get (a)->uses & GB_USES_TAPS ? 2 : 1;
+  /* Two variants: the FIR's tap modes, or the recursive filters' exact
+   * blocks against their one-line-per-thread kernels. */
+  const int taps_vary = gb_algorithm_get (a)->uses & GB_USES_TAPS;
+  const int blocks_vary = blocked_on_gpu (a);
   if (gpu)
-    for (int taps = 0; taps < tap_modes; taps++)
+    for (int var = 0; var < (taps_vary || blocks_vary ? 2 : 1); var++)
       {
         char method[64];
         double kms = -1, full;
-        p.taps = (gb_taps_mode) taps;
+        p.taps = taps_vary ? (gb_taps_mode) var : GB_TAPS_TABLE;
+        p.blocks_per_stripe = blocks_vary && var ? 1 : 0;
         p.backend = GB_BACKEND_CUDA;
         gb_cuda_bench_kernels (&p, v->width, v->height, v->channels,
                                a == GB_ALGO_FIR ? 20 : 7, &kms);
         full = time_blur (&p, src, dst, 5, &rep);
         snprintf (method, sizeof method, "%s%s", gb_algorithm_name (a),
-                  tap_modes == 1 ? "" : taps ? " (incremental taps)"
-                                             : " (table taps)");
+                  taps_vary ? (var ? " (incremental taps)" : " (table taps)")
+                  : blocks_vary ? (var ? " (one line per thread)"
+                                       : " (blocks)")
+                  : "");
         row (label, sigma, method, "cuda", kms, copy_ms, mpx, full);
       }
+  p.blocks_per_stripe = 0;
 #else
   (void) gpu;
   (void) copy_ms;
@@ -221,19 +239,24 @@ recursive_extras (int gpu)
     { 3840, 2160, 4 }, { 512, 512, 1 }, { 512, 512, 4 } };
   for (int s = 0; s < 3; s++)
     for (int a = 0; a < GB_ALGO_COUNT; a++)
-      for (int k = 0; k < 2 && gb_algorithm_get (a)->fir_below > 0; k++)
-        {
-          gb_params p;
-          double ms = -1;
-          gb_params_init (&p);
-          p.algorithm = (gb_algorithm) a;
-          p.sigma_x = p.sigma_y = k ? 500.0 : 5.0;
-          p.backend = GB_BACKEND_CUDA;
-          gb_cuda_bench_kernels (&p, shapes[s].w, shapes[s].h, shapes[s].c,
-                                 9, &ms);
-          printf ("| %dx%dx%d | %g | %s | %.3f |\n", shapes[s].w, shapes[s].h,
-                  shapes[s].c, p.sigma_x, gb_algorithm_name (p.algorithm), ms);
-        }
+      for (int lines = 0; lines < (blocked_on_gpu (a) ? 2 : 1); lines++)
+        for (int k = 0; k < 2 && gb_algorithm_get (a)->fir_below > 0; k++)
+          {
+            gb_params p;
+            double ms = -1;
+            gb_params_init (&p);
+            p.algorithm = (gb_algorithm) a;
+            p.sigma_x = p.sigma_y = k ? 500.0 : 5.0;
+            p.backend = GB_BACKEND_CUDA;
+            p.blocks_per_stripe = lines;
+            gb_cuda_bench_kernels (&p, shapes[s].w, shapes[s].h, shapes[s].c,
+                                   9, &ms);
+            printf ("| %dx%dx%d | %g | %s%s | %.3f |\n", shapes[s].w,
+                    shapes[s].h, shapes[s].c, p.sigma_x,
+                    gb_algorithm_name (p.algorithm),
+                    !blocked_on_gpu (p.algorithm) ? ""
+                    : lines ? " (one line per thread)" : " (blocks)", ms);
+          }
   /* Edge-aware: the paper's case, 2048x2048 RGBA, 2 iterations. */
   printf ("\n| image | sigma | range sigma | method | blocks per line "
           "| kernel ms |\n|---|---|---|---|---|---|\n");

@@ -1,0 +1,306 @@
+/* Block-parallel recursive filtering (Nehab, Maximo, Lima and Hoppe,
+ * "GPU-efficient recursive filtering and summed-area tables", 2011),
+ * exact: a line is cut into blocks that are filtered in parallel from zero
+ * states ("partials"), the true states at the blocks' edges are then
+ * carried across the blocks of each line in a short sequential pass
+ * ("carries"), and each block is filtered again from its true states
+ * ("finals").  The result equals the sequential filter with the exact
+ * replicated-border starts, within rounding.
+ *
+ * Young-van Vliet (cascade form, the anticausal pass runs on the causal
+ * output): per block of n samples, with the causal state s = (w[i-1],
+ * w[i-2], w[i-3]) and A the companion matrix of a1..a3,
+ *   causal state out = P s_in + z,          P = A^n,
+ *   anticausal state out = P t_in + z'' + G s_in,
+ *   G = B sum_{i<n} A^i e1 e1^T A^(i+1): the anticausal start of the
+ *   causal pass's response to its own initial state (for n -> infinity
+ *   the Triggs-Sdika matrix M).
+ * Deriche (parallel form, both passes on the input) in modal form
+ * (gb_deriche_modes): two complex first-order modes per pass, whose
+ * carry across a block is q^n; no halo, no cross term.
+ *
+ * The per-line stages are functions for gcc and nvcc alike: the CUDA
+ * kernels run them on lines staged in shared memory, and the tests run
+ * them on the CPU against the sequential filters.  A line's samples are
+ * x[0], x[stride], ... */
+#ifndef GB_RECURSIVE_BLOCKS_H
+#define GB_RECURSIVE_BLOCKS_H
+
+#include "coefficients.h"
+#include "pixel_math.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* YvV's carries go through powers of its companion matrix, whose norm
+ * grows with sigma: up to here the blocks stay within 1e-6 (relative) of
+ * the sequential filter for blocks of up to 128 samples (tests/
+ * test_blocks); past it (where the q(sigma) fit is off anyway) the GPU
+ * runs YvV line by line.  Deriche's modal carries hold at any sigma. */
+#define GB_YVV_BLOCK_MAX_SIGMA 500.0
+
+/* The kernels' block lengths: samples per block along a line (a thread
+ * keeps a block in registers; Deriche's final stage two of them). */
+#define GB_BLOCK_LEN_YVV 64
+#define GB_BLOCK_LEN_DERICHE 32
+
+typedef struct
+{
+  double P[3][3], G[3][3];
+} gb_yvv_block;
+
+typedef struct
+{
+  double p_re[2], p_im[2];   /* q_j^n */
+} gb_deriche_block;
+
+/* The constants of a block of n >= 1 samples. */
+void gb_yvv_block_make (const gb_yvv_coeffs *c, int n, gb_yvv_block *b);
+void gb_deriche_block_make (const gb_deriche_modes *m, int n,
+                            gb_deriche_block *b);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* ---- small matrix products ---------------------------------------------- */
+
+GB_HD void
+gb_mat3_apply_add (const double P[3][3], const double v[3], double out[3])
+{
+  double r[3];
+  for (int i = 0; i < 3; i++)
+    r[i] = P[i][0] * v[0] + P[i][1] * v[1] + P[i][2] * v[2];
+  for (int i = 0; i < 3; i++)
+    out[i] += r[i];
+}
+
+/* The stages take a block of n samples and a bound nmax >= n: their loops
+ * run to nmax with the samples past n skipped, so that with nmax a
+ * compile-time constant the CUDA kernels keep a block in registers (every
+ * index known) and still handle a line's short last block. */
+#ifdef __CUDA_ARCH__   /* device code only: gcc would warn */
+#define GB_UNROLL _Pragma ("unroll")
+#else
+#define GB_UNROLL
+#endif
+
+/* ---- Young-van Vliet ---------------------------------------------------- */
+
+/* One step from states p1..p3 (the three previous outputs). */
+GB_HD double
+gb_yvv_step (double B, double a1, double a2, double a3, double x,
+             double p[3])
+{
+  const double v = B * x + a1 * p[0] + a2 * p[1] + a3 * p[2];
+  p[2] = p[1];
+  p[1] = p[0];
+  p[0] = v;
+  return v;
+}
+
+/* Partial: the causal pass over the block from a zero state, its output
+ * w stored over x (float, as the finals and the CPU keep it), then the
+ * anticausal pass over w from a zero state.  z: the causal state at the
+ * block's end; zpp: the anticausal state at its start. */
+GB_HD void
+gb_yvv_partial (float *x, int stride, int n, int nmax,
+                const gb_yvv_coeffs *c, double z[3], double zpp[3])
+{
+  double p[3] = { 0.0, 0.0, 0.0 };
+  GB_UNROLL
+  for (int i = 0; i < nmax; i++)
+    if (i < n)
+      x[i * stride] = (float) gb_yvv_step (c->B, c->a1, c->a2, c->a3,
+                                           x[i * stride], p);
+  for (int k = 0; k < 3; k++)
+    z[k] = p[k];
+  p[0] = p[1] = p[2] = 0.0;
+  GB_UNROLL
+  for (int i = nmax - 1; i >= 0; i--)
+    if (i < n)
+      gb_yvv_step (c->B, c->a1, c->a2, c->a3, x[i * stride], p);
+  for (int k = 0; k < 3; k++)
+    zpp[k] = p[k];
+}
+
+/* Final: the block filtered from its true states, in place: causal from
+ * s_in (the three outputs before the block), then anticausal from t_in
+ * (the three outputs after it). */
+GB_HD void
+gb_yvv_final (float *x, int stride, int n, int nmax, const gb_yvv_coeffs *c,
+              const double s_in[3], const double t_in[3])
+{
+  double p[3] = { s_in[0], s_in[1], s_in[2] };
+  GB_UNROLL
+  for (int i = 0; i < nmax; i++)
+    if (i < n)
+      x[i * stride] = (float) gb_yvv_step (c->B, c->a1, c->a2, c->a3,
+                                           x[i * stride], p);
+  p[0] = t_in[0];
+  p[1] = t_in[1];
+  p[2] = t_in[2];
+  GB_UNROLL
+  for (int i = nmax - 1; i >= 0; i--)
+    if (i < n)
+      x[i * stride] = (float) gb_yvv_step (c->B, c->a1, c->a2, c->a3,
+                                           x[i * stride], p);
+}
+
+/* The carries of a line, a block at a time (the kernels keep a line's
+ * block states in memory, the tests in arrays):
+ *   s = { first, first, first };
+ *   for k = 0 .. nb-1:   gb_yvv_carry_causal (block k, s, zc[k]);
+ *   gb_yvv_carry_turn (c, s, last, naive, t);
+ *   for k = nb-1 .. 0:   gb_yvv_carry_anticausal (block k, t, za[k], zc[k]);
+ * leaves in zc[k] and za[k] block k's true entry states (s_in, t_in).
+ * The causal step: on entry z is block k's partial state and s the state
+ * entering it; on return z holds that entering state and s the one
+ * leaving the block. */
+GB_HD void
+gb_yvv_carry_causal (const gb_yvv_block *b, double s[3], double z[3])
+{
+  double next[3] = { z[0], z[1], z[2] };
+  gb_mat3_apply_add (b->P, s, next);
+  for (int i = 0; i < 3; i++)
+    {
+      z[i] = s[i];
+      s[i] = next[i];
+    }
+}
+
+/* The anticausal start from the causal state after the line (s) and its
+ * last sample: Triggs-Sdika's, or the two-way paper's naive one. */
+GB_HD void
+gb_yvv_carry_turn (const gb_yvv_coeffs *c, const double s[3], double last,
+                   int naive, double t[3])
+{
+  if (naive)
+    t[0] = t[1] = t[2] = s[0];
+  else
+    gb_yvv_right_start (c->M, s[0], s[1], s[2], last, t);
+}
+
+/* The anticausal step: za as z above; zc is block k's causal entry state
+ * (after the causal steps), whose response the anticausal pass carries
+ * through G. */
+GB_HD void
+gb_yvv_carry_anticausal (const gb_yvv_block *b, double t[3], double za[3],
+                         const double zc[3])
+{
+  double next[3] = { za[0], za[1], za[2] };
+  gb_mat3_apply_add (b->P, t, next);
+  gb_mat3_apply_add (b->G, zc, next);
+  for (int i = 0; i < 3; i++)
+    {
+      za[i] = t[i];
+      t[i] = next[i];
+    }
+}
+
+/* ---- Deriche ------------------------------------------------------------- */
+
+/* One step of both modes: u_j = q_j u_j + c_j x; returns Re sum_j u_j.
+ * u holds (re, im) of mode 0, then of mode 1. */
+GB_HD double
+gb_deriche_modes_step (const gb_deriche_modes *m, double x, double u[4])
+{
+  double sum = 0.0;
+  for (int j = 0; j < 2; j++)
+    {
+      const double re = m->q_re[j] * u[2 * j] - m->q_im[j] * u[2 * j + 1]
+                        + m->c_re[j] * x;
+      const double im = m->q_re[j] * u[2 * j + 1] + m->q_im[j] * u[2 * j]
+                        + m->c_im[j] * x;
+      u[2 * j] = re;
+      u[2 * j + 1] = im;
+      sum += re;
+    }
+  return sum;
+}
+
+/* Partial: both passes over the block from zero states.  zc: the causal
+ * state after the block's last sample; za: the anticausal state at its
+ * first. */
+GB_HD void
+gb_deriche_partial (const float *x, int stride, int n, int nmax,
+                    const gb_deriche_modes *m, double zc[4], double za[4])
+{
+  double u[4] = { 0.0, 0.0, 0.0, 0.0 };
+  GB_UNROLL
+  for (int i = 0; i < nmax; i++)
+    if (i < n)
+      gb_deriche_modes_step (m, x[i * stride], u);
+  for (int k = 0; k < 4; k++)
+    zc[k] = u[k];
+  u[0] = u[1] = u[2] = u[3] = 0.0;
+  GB_UNROLL
+  for (int i = nmax - 1; i >= 0; i--)
+    if (i < n)
+      gb_deriche_modes_step (m, x[i * stride], u);
+  for (int k = 0; k < 4; k++)
+    za[k] = u[k];
+}
+
+/* Final: y = Re sum (u + v) - h0 x over the block from the true states
+ * (the causal one before the block, the anticausal one after it), in
+ * place; the causal part is kept in float in between (tmp), as the CPU
+ * keeps y+. */
+GB_HD void
+gb_deriche_final (float *x, int stride, int n, int nmax,
+                  const gb_deriche_modes *m, const double s_in[4],
+                  const double t_in[4], float *tmp)
+{
+  double u[4] = { s_in[0], s_in[1], s_in[2], s_in[3] };
+  GB_UNROLL
+  for (int i = 0; i < nmax; i++)
+    if (i < n)
+      {
+        const double xi = x[i * stride];
+        tmp[i] = (float) (gb_deriche_modes_step (m, xi, u) - m->h0 * xi);
+      }
+  for (int k = 0; k < 4; k++)
+    u[k] = t_in[k];
+  GB_UNROLL
+  for (int i = nmax - 1; i >= 0; i--)
+    if (i < n)
+      {
+        const double v = gb_deriche_modes_step (m, x[i * stride], u);
+        x[i * stride] = (float) ((double) tmp[i] + v);
+      }
+}
+
+/* The steady state of either pass for a constant input: where the
+ * carries start, beyond the line's ends. */
+GB_HD void
+gb_deriche_carry_start (const gb_deriche_modes *m, double edge, double s[4])
+{
+  for (int j = 0; j < 2; j++)
+    {
+      s[2 * j] = m->ss_re[j] * edge;
+      s[2 * j + 1] = m->ss_im[j] * edge;
+    }
+}
+
+/* One block's carry, either pass (both run on the input): on entry z is
+ * the block's partial state and s the state entering it (in the pass's
+ * direction); on return z holds that entering state and s the one
+ * leaving: s <- q^n s + z, per mode. */
+GB_HD void
+gb_deriche_carry_step (const gb_deriche_block *b, double s[4], double z[4])
+{
+  for (int j = 0; j < 2; j++)
+    {
+      const double re = b->p_re[j] * s[2 * j] - b->p_im[j] * s[2 * j + 1]
+                        + z[2 * j];
+      const double im = b->p_re[j] * s[2 * j + 1] + b->p_im[j] * s[2 * j]
+                        + z[2 * j + 1];
+      z[2 * j] = s[2 * j];
+      z[2 * j + 1] = s[2 * j + 1];
+      s[2 * j] = re;
+      s[2 * j + 1] = im;
+    }
+}
+
+#endif

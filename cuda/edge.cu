@@ -3,10 +3,14 @@
  * The domain transform's spacings are computed once per call (rows'
  * spacings stored transposed), then each iteration filters rows (as the
  * columns of a transposed copy) and columns.  A column kernel thread owns
- * one block of one line: one block per line is Algorithm A; several are
- * Algorithm C, where a block after the first (before the last) starts from
- * Algorithm B's estimate, walking back (forward) until the transformed
- * distance reaches kappa * sigma.  Complex arithmetic in single precision,
+ * one block of one line.  Algorithm C: a block after the first (before
+ * the last) starts from Algorithm B's estimate, walking back (forward)
+ * until the transformed distance reaches kappa * sigma.  Algorithm A runs
+ * in exact blocks: the recursion is first-order (per subfilter, complex)
+ * with per-pixel factors, so a block's end state is its partial result
+ * from zero plus the product of its steps' b^delta times its entry state;
+ * partials, a carry per line and finals give Algorithm A's result within
+ * float rounding (blocks_per_stripe 1: line by line).  Complex arithmetic in single precision,
  * powers b^delta in polar form (the paper's Section IV-C). */
 #include <math.h>
 
@@ -169,12 +173,82 @@ spacings_kernel (const float *__restrict__ img, int w, int h, float rx2,
   dtxT[(size_t) x * h + y] = gb_edge_spacing (rx2, sx);
 }
 
-/* One block of one column: in/out are [L][lines][C], dt is [L][lines]. */
+/* What a block's thread does (one kernel, so that the three share one
+ * sweep of each direction):
+ *   WARMUP   Algorithm C: a block after the first starts from Algorithm
+ *            B's estimate (a kappa sigma warm-up); one pass.
+ *   PARTIAL  exact blocks, first kernel: a block after the first starts
+ *            from zero states and writes nothing but its end states and
+ *            the product of its steps' b^delta (the first block and the
+ *            last start from the line's true states, as Algorithm A);
+ *   FINAL    exact blocks, last kernel: a block starts from its true
+ *            entry states (edge_carry_kernel) and writes the output.
+ * With one block per line every mode is Algorithm A. */
+enum { WARMUP, PARTIAL, FINAL };
+
+/* Block states of the exact blocks: per block, the causal state (two
+ * subfilters x C channels, complex) and the product of its steps' b^delta
+ * (two, complex), then the same for the anticausal pass; each float a
+ * plane of `lines`. */
+template <int C> constexpr int pass_floats = 4 * C + 4;
+template <int C> constexpr int state_floats = 2 * pass_floats<C>;
+
 template <int C>
+__device__ __forceinline__ size_t
+state_at (int blk, int j, int lines, int line)
+{
+  return ((size_t) blk * state_floats<C> + j) * lines + line;
+}
+
+/* A pass's state (g) and product (p) to or from the block states at
+ * float j0. */
+template <int C>
+__device__ __forceinline__ void
+state_put (float *st, int blk, int j0, int lines, int line,
+           const cplx (&g)[2][C], const cplx (&p)[2])
+{
+  int j = j0;
+#pragma unroll
+  for (int i = 0; i < 2; i++)
+    {
+#pragma unroll
+      for (int ch = 0; ch < C; ch++)
+        {
+          st[state_at<C> (blk, j++, lines, line)] = g[i][ch].re;
+          st[state_at<C> (blk, j++, lines, line)] = g[i][ch].im;
+        }
+      st[state_at<C> (blk, j++, lines, line)] = p[i].re;
+      st[state_at<C> (blk, j++, lines, line)] = p[i].im;
+    }
+}
+
+template <int C>
+__device__ __forceinline__ void
+state_get (const float *st, int blk, int j0, int lines, int line,
+           cplx (&g)[2][C], cplx (&p)[2])
+{
+  int j = j0;
+#pragma unroll
+  for (int i = 0; i < 2; i++)
+    {
+#pragma unroll
+      for (int ch = 0; ch < C; ch++)
+        {
+          g[i][ch].re = st[state_at<C> (blk, j++, lines, line)];
+          g[i][ch].im = st[state_at<C> (blk, j++, lines, line)];
+        }
+      p[i].re = st[state_at<C> (blk, j++, lines, line)];
+      p[i].im = st[state_at<C> (blk, j++, lines, line)];
+    }
+}
+
+/* One block of one column: in/out are [L][lines][C], dt is [L][lines];
+ * st holds the block states (PARTIAL, FINAL). */
+template <int C, int MODE>
 __global__ void
 edge_cols_kernel (const float *__restrict__ in, float *__restrict__ out,
-                  const float *__restrict__ dt, int lines, int L, int blocks,
-                  float warmup, dt_k k)
+                  const float *__restrict__ dt, float *__restrict__ st,
+                  int lines, int L, int blocks, float warmup, dt_k k)
 {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= lines * blocks)
@@ -188,29 +262,41 @@ edge_cols_kernel (const float *__restrict__ in, float *__restrict__ out,
   const float *f = in + (size_t) line * C;
   float *o = out + (size_t) line * C;
   const float *d = dt + line;
+  constexpr bool WRITE = MODE != PARTIAL;
 #define F(idx, ch) __ldg (f + (size_t) (idx) * pitch + (ch))
 #define DT(idx) __ldg (d + (size_t) (idx) * lines)
 
-  /* Causal, both subfilters at once; Algorithm B's start where needed.
-   * Inputs and spacings are read EB at a time, all in flight before use.
-   * The anticausal sweep below mirrors this loop; one templated sweep for
-   * both directions measured 15 % slower (H200, 2048x2048 RGBA), so the
-   * two stay written out. */
+  /* Causal, both subfilters at once, from the line's first pixel (the
+   * first block), Algorithm B's estimate (WARMUP), zero (PARTIAL) or the
+   * true state (FINAL) before pixel s.  Inputs and spacings are read EB
+   * at a time, all in flight before use.  The anticausal sweep below
+   * mirrors this loop; one templated sweep for both directions measured
+   * 15 % slower (H200, 2048x2048 RGBA), so the two stay written out. */
   constexpr int EB = 8;
   int m = s;
-  for (float acc = 0.f; blk > 0 && m > 0 && acc < warmup; m--)
-    acc += DT (m);
-  cplx g[2][C];
+  cplx g[2][C], prod[2] = { { 1.f, 0.f }, { 1.f, 0.f } };
   float fp[C];
+  if (MODE == WARMUP)
+    for (float acc = 0.f; blk > 0 && m > 0 && acc < warmup; m--)
+      acc += DT (m);
+  else if (blk > 0)
+    m = s - 1;
 #pragma unroll
   for (int ch = 0; ch < C; ch++)
     fp[ch] = F (m, ch);
+  if (MODE == FINAL && blk > 0)
+    {
+      cplx unused[2];
+      state_get<C> (st, blk, 0, lines, line, g, unused);
+    }
+  else
 #pragma unroll
-  for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++)
 #pragma unroll
-    for (int ch = 0; ch < C; ch++)
-      g[i][ch] = cscale (k.ss[i], fp[ch]);
-  if (m == s)
+      for (int ch = 0; ch < C; ch++)
+        g[i][ch] = MODE == PARTIAL && blk > 0 ? cplx { 0.f, 0.f }
+                                              : cscale (k.ss[i], fp[ch]);
+  if (m == s && WRITE)
 #pragma unroll
     for (int ch = 0; ch < C; ch++)
       o[(size_t) s * pitch + ch] = g[0][ch].re + g[1][ch].re;
@@ -231,37 +317,55 @@ edge_cols_kernel (const float *__restrict__ in, float *__restrict__ out,
 #pragma unroll
             for (int i = 0; i < 2; i++)
               {
-                step_k st = step_factors (k, i, db[b]);
+                step_k sk = step_factors (k, i, db[b]);
 #pragma unroll
                 for (int ch = 0; ch < C; ch++)
-                  g[i][ch] = cadd (cadd (cscale (st.P, fb[b][ch]),
-                                         cscale (st.Q, fp[ch])),
-                                   cmul (st.bd, g[i][ch]));
+                  g[i][ch] = cadd (cadd (cscale (sk.P, fb[b][ch]),
+                                         cscale (sk.Q, fp[ch])),
+                                   cmul (sk.bd, g[i][ch]));
+                if (MODE == PARTIAL)
+                  prod[i] = cmul (sk.bd, prod[i]);
               }
 #pragma unroll
             for (int ch = 0; ch < C; ch++)
               fp[ch] = fb[b][ch];
-            if (x0 + b >= s)
+            if (x0 + b >= s && WRITE)
 #pragma unroll
               for (int ch = 0; ch < C; ch++)
                 o[(size_t) (x0 + b) * pitch + ch] = g[0][ch].re + g[1][ch].re;
           }
     }
+  if (MODE == PARTIAL)
+    state_put<C> (st, blk, 0, lines, line, g, prod);
 
-  /* Anticausal, added to the causal part this thread wrote. */
+  /* Anticausal, added to the causal part this thread wrote; from the
+   * line's last pixel (the last block), a warm-up, zero or the true state
+   * after pixel e - 1. */
   m = e - 1;
-  for (float acc = 0.f; blk < blocks - 1 && m < L - 1 && acc < warmup;)
-    acc += DT (++m);
+  prod[0] = prod[1] = { 1.f, 0.f };
+  if (MODE == WARMUP)
+    for (float acc = 0.f; blk < blocks - 1 && m < L - 1 && acc < warmup;)
+      acc += DT (++m);
+  else if (blk < blocks - 1)
+    m = e;
   float fn[C];
 #pragma unroll
   for (int ch = 0; ch < C; ch++)
     fn[ch] = F (m, ch);
+  if (MODE == FINAL && blk < blocks - 1)
+    {
+      cplx unused[2];
+      state_get<C> (st, blk, pass_floats<C>, lines, line, g, unused);
+    }
+  else
 #pragma unroll
-  for (int i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++)
 #pragma unroll
-    for (int ch = 0; ch < C; ch++)
-      g[i][ch] = cscale (cmul (k.b[i], k.ss[i]), fn[ch]);
-  if (m == e - 1)
+      for (int ch = 0; ch < C; ch++)
+        g[i][ch] = MODE == PARTIAL && blk < blocks - 1
+                   ? cplx { 0.f, 0.f }
+                   : cscale (cmul (k.b[i], k.ss[i]), fn[ch]);
+  if (m == e - 1 && WRITE)
 #pragma unroll
     for (int ch = 0; ch < C; ch++)
       o[(size_t) m * pitch + ch] += g[0][ch].re + g[1][ch].re;
@@ -282,24 +386,60 @@ edge_cols_kernel (const float *__restrict__ in, float *__restrict__ out,
 #pragma unroll
             for (int i = 0; i < 2; i++)
               {
-                step_k st = step_factors (k, i, db[b]);
+                step_k sk = step_factors (k, i, db[b]);
 #pragma unroll
                 for (int ch = 0; ch < C; ch++)
-                  g[i][ch] = cadd (cadd (cscale (st.R, fb[b][ch]),
-                                         cscale (st.S, fn[ch])),
-                                   cmul (st.bd, g[i][ch]));
+                  g[i][ch] = cadd (cadd (cscale (sk.R, fb[b][ch]),
+                                         cscale (sk.S, fn[ch])),
+                                   cmul (sk.bd, g[i][ch]));
+                if (MODE == PARTIAL)
+                  prod[i] = cmul (sk.bd, prod[i]);
               }
 #pragma unroll
             for (int ch = 0; ch < C; ch++)
               fn[ch] = fb[b][ch];
-            if (x0 - b < e)
+            if (x0 - b < e && WRITE)
 #pragma unroll
               for (int ch = 0; ch < C; ch++)
                 o[(size_t) (x0 - b) * pitch + ch] += g[0][ch].re + g[1][ch].re;
           }
     }
+  if (MODE == PARTIAL)
+    state_put<C> (st, blk, pass_floats<C>, lines, line, g, prod);
 #undef F
 #undef DT
+}
+
+/* The exact blocks' carries, one thread per line: block by block, the
+ * state entering a block is the one leaving the block before it,
+ *   g_out = partial + (product of b^delta) g_in,
+ * forward for the causal pass (the first block's partial is already true)
+ * and backward for the anticausal one (the last block's is).  The
+ * partials are replaced by the entry states. */
+template <int C>
+__global__ void
+edge_carry_kernel (float *__restrict__ st, int lines, int blocks)
+{
+  const int line = blockIdx.x * blockDim.x + threadIdx.x;
+  if (line >= lines)
+    return;
+  for (int pass = 0; pass < 2; pass++)
+    {
+      const int j0 = pass ? pass_floats<C> : 0;
+      cplx g[2][C], z[2][C], p[2];
+      state_get<C> (st, pass ? blocks - 1 : 0, j0, lines, line, g, p);
+      for (int n = 1; n < blocks; n++)
+        {
+          const int blk = pass ? blocks - 1 - n : n;
+          state_get<C> (st, blk, j0, lines, line, z, p);
+          state_put<C> (st, blk, j0, lines, line, g, p);
+#pragma unroll
+          for (int i = 0; i < 2; i++)
+#pragma unroll
+            for (int ch = 0; ch < C; ch++)
+              g[i][ch] = cadd (z[i][ch], cmul (p[i], g[i][ch]));
+        }
+    }
 }
 
 dt_k
@@ -328,22 +468,45 @@ to_kernel (double sigma, int hold)
   return k;
 }
 
+/* One pass over the columns: Algorithm C in one kernel (exact == 0), or
+ * the exact blocks in three (st: room for their states). */
 template <int C>
 gb_status
-launch_cols (const float *in, float *out, const float *dt, int lines, int L,
-             int blocks, float warmup, const dt_k &k, cudaStream_t s)
+launch_cols (const float *in, float *out, const float *dt, float *st,
+             int lines, int L, int blocks, int exact, float warmup,
+             const dt_k &k, cudaStream_t s)
 {
   const int threads = 128;
-  long n = (long) lines * blocks;
-  edge_cols_kernel<C><<<(unsigned) ((n + threads - 1) / threads), threads, 0,
-                        s>>> (in, out, dt, lines, L, blocks, warmup, k);
-  return gb_cuda_check_launch ("edge_cols_kernel");
+  const long n = (long) lines * blocks;
+  const unsigned grid = (unsigned) ((n + threads - 1) / threads);
+  if (!exact || blocks == 1)   /* one block: Algorithm A as it stands */
+    {
+      edge_cols_kernel<C, WARMUP><<<grid, threads, 0, s>>> (
+          in, out, dt, st, lines, L, blocks, warmup, k);
+      return gb_cuda_check_launch ("edge_cols_kernel");
+    }
+  gb_status r;
+  edge_cols_kernel<C, PARTIAL><<<grid, threads, 0, s>>> (
+      in, out, dt, st, lines, L, blocks, warmup, k);
+  if ((r = gb_cuda_check_launch ("edge_cols_kernel (partial)")) != GB_OK)
+    return r;
+  if (blocks > 1)
+    {
+      /* Few threads (one per line): small thread blocks spread them. */
+      edge_carry_kernel<C><<<(lines + 63) / 64, 64, 0, s>>> (st, lines,
+                                                             blocks);
+      if ((r = gb_cuda_check_launch ("edge_carry_kernel")) != GB_OK)
+        return r;
+    }
+  edge_cols_kernel<C, FINAL><<<grid, threads, 0, s>>> (
+      in, out, dt, st, lines, L, blocks, warmup, k);
+  return gb_cuda_check_launch ("edge_cols_kernel (final)");
 }
 
 template <int C>
 gb_status
 run_c (const gb_params *p, float *a, float *b, float *dty, float *dtxT,
-       int w, int h, int blocks_x, int blocks_y, cudaStream_t s,
+       float *states, int w, int h, int blocks_x, int blocks_y, cudaStream_t s,
        float **result)
 {
   gb_status st;
@@ -355,6 +518,7 @@ run_c (const gb_params *p, float *a, float *b, float *dty, float *dtxT,
   if ((st = gb_cuda_check_launch ("spacings_kernel")) != GB_OK)
     return st;
   const int hold = p->edge_interpolation == GB_EDGE_HOLD;
+  const int exact = p->algorithm != GB_ALGO_EDGE_PARTITIONED;
   float *cur = a, *other = b;
   for (int it = 1; it <= p->iterations; it++)
     {
@@ -363,8 +527,8 @@ run_c (const gb_params *p, float *a, float *b, float *dty, float *dtxT,
           double si = gb_dt_iteration_sigma (p->sigma_x, it, p->iterations);
           /* rows: transpose into other, filter into cur, transpose back */
           if ((st = gb_cuda_transpose (cur, other, w, h, C, s)) != GB_OK
-              || (st = launch_cols<C> (other, cur, dtxT, h, w, blocks_x,
-                                       (float) (p->kappa * si),
+              || (st = launch_cols<C> (other, cur, dtxT, states, h, w, blocks_x,
+                                       exact, (float) (p->kappa * si),
                                        to_kernel (si, hold), s)) != GB_OK
               || (st = gb_cuda_transpose (cur, other, h, w, C, s)) != GB_OK)
             return st;
@@ -373,8 +537,8 @@ run_c (const gb_params *p, float *a, float *b, float *dty, float *dtxT,
       if (p->sigma_y > 0)
         {
           double si = gb_dt_iteration_sigma (p->sigma_y, it, p->iterations);
-          if ((st = launch_cols<C> (cur, other, dty, w, h, blocks_y,
-                                    (float) (p->kappa * si),
+          if ((st = launch_cols<C> (cur, other, dty, states, w, h, blocks_y,
+                                    exact, (float) (p->kappa * si),
                                     to_kernel (si, hold), s)) != GB_OK)
             return st;
           float *t = cur; cur = other; other = t;
@@ -389,14 +553,27 @@ run_c (const gb_params *p, float *a, float *b, float *dty, float *dtxT,
 int
 gb_cuda_edge_blocks (const gb_params *p, int lines, int L, int sm_count)
 {
-  /* About 1024 threads per multiprocessor, blocks no shorter than 64
-   * pixels: every block after the first re-filters a warm-up of kappa
-   * sigma, so short blocks spend most of their time warming up (measured
-   * on an H200, 2048x2048 RGBA, sigma 50: 64 blocks of 32 pixels 1.71 ms,
-   * 32 blocks of 64 pixels 1.27 ms). */
+  /* About 1024 threads per multiprocessor.  Algorithm C's blocks are no
+   * shorter than 64 pixels: every block after the first re-filters a
+   * warm-up of kappa sigma, so short blocks spend most of their time
+   * warming up (measured on an H200, 2048x2048 RGBA, sigma 50: 64 blocks
+   * of 32 pixels 1.71 ms, 32 blocks of 64 pixels 1.27 ms).  Algorithm A's
+   * exact blocks need no warm-up, but their states (16-40 floats a block)
+   * cross memory four times: 64 blocks of 32 pixels 1.67 ms, 32 of 64
+   * pixels 1.30 ms, 16 of 128 1.47 ms.  blocks_per_stripe overrides
+   * either (1: Algorithm A line by line). */
+  const int exact = p->algorithm != GB_ALGO_EDGE_PARTITIONED;
   int want = (int) ((long) sm_count * 1024 / (lines > 0 ? lines : 1));
   int most = L / 64 > 1 ? L / 64 : 1;
-  return gb_edge_blocks (p, want < 1 ? 1 : (want > most ? most : want));
+  int automatic = want < 1 ? 1 : (want > most ? most : want);
+  if (exact)
+    {
+      /* No empty blocks: a block after the first must start inside the
+       * line. */
+      int n = p->blocks_per_stripe > 0 ? p->blocks_per_stripe : automatic;
+      return n < L ? n : (L > 1 ? L : 1);
+    }
+  return gb_edge_blocks (p, automatic);
 }
 
 gb_status
@@ -404,26 +581,35 @@ gb_cuda_edge_run (const gb_params *p, float *a, float *b, float *c, int w, int h
              int channels, int sm_count, cudaStream_t s, float **result)
 {
   /* c holds both spacing planes when the image has two channels or more;
-   * a grey image's c has room for one, the other is allocated. */
-  float *dty = c, *dtxT = nullptr, *extra = nullptr;
+   * a grey image's c has room for one, the other is allocated.  The exact
+   * blocks' states go after the planes where they fit, else in memory of
+   * their own. */
+  float *dty = c, *dtxT = nullptr, *extra = nullptr, *states = nullptr;
   size_t plane = (size_t) w * h;
-  if (channels >= 2)
-    dtxT = c + plane;
-  else
-    {
-      GB_CUDA_TRY (cudaMalloc ((void **) &extra, plane * sizeof (float)),
-                   GB_ERR_CUDA_NO_MEMORY);
-      dtxT = extra;
-    }
   int bx = gb_cuda_edge_blocks (p, h, w, sm_count);
   int by = gb_cuda_edge_blocks (p, w, h, sm_count);
+  size_t need = 0;
+  if (p->algorithm != GB_ALGO_EDGE_PARTITIONED)
+    {
+      size_t per_block = (size_t) 2 * (4 * channels + 4);
+      size_t nx = (size_t) h * bx * per_block, ny = (size_t) w * by * per_block;
+      need = nx > ny ? nx : ny;
+    }
+  size_t spare = channels >= 2 ? (size_t) (channels - 2) * plane : 0;
+  size_t own = (channels >= 2 ? 0 : plane) + (need > spare ? need : 0);
+  if (own > 0)
+    GB_CUDA_TRY (cudaMalloc ((void **) &extra, own * sizeof (float)),
+                 GB_ERR_CUDA_NO_MEMORY);
+  dtxT = channels >= 2 ? c + plane : extra;
+  if (need > 0)
+    states = need <= spare ? c + 2 * plane : extra + (channels >= 2 ? 0 : plane);
   gb_status st;
   switch (channels)
     {
-    case 1: st = run_c<1> (p, a, b, dty, dtxT, w, h, bx, by, s, result); break;
-    case 2: st = run_c<2> (p, a, b, dty, dtxT, w, h, bx, by, s, result); break;
-    case 3: st = run_c<3> (p, a, b, dty, dtxT, w, h, bx, by, s, result); break;
-    default: st = run_c<4> (p, a, b, dty, dtxT, w, h, bx, by, s, result); break;
+    case 1: st = run_c<1> (p, a, b, dty, dtxT, states, w, h, bx, by, s, result); break;
+    case 2: st = run_c<2> (p, a, b, dty, dtxT, states, w, h, bx, by, s, result); break;
+    case 3: st = run_c<3> (p, a, b, dty, dtxT, states, w, h, bx, by, s, result); break;
+    default: st = run_c<4> (p, a, b, dty, dtxT, states, w, h, bx, by, s, result); break;
     }
   cudaError_t e = cudaStreamSynchronize (s);
   if (st == GB_OK && e != cudaSuccess)

@@ -221,7 +221,8 @@ edge_cases (uint64_t *seed)
 {
   static const char *files[] = { "astronaut.ppm", "camera.pgm" };
   static const struct { int w, h; } esz[] = { { 1, 1 }, { 1, 29 }, { 33, 1 },
-                                               { 37, 23 } };
+                                               { 37, 23 }, { 100, 70 },
+                                               { 1000, 33 } };
   for (int a = 0; a < GB_ALGO_COUNT; a++)
     {
       if (!tu_uses (a, GB_USES_RANGE_SIGMA))
@@ -242,9 +243,23 @@ edge_cases (uint64_t *seed)
               }
             tu_free (&src);
           }
+      /* Algorithm A runs in exact blocks on the GPU: automatic, line by
+       * line, and a count that leaves a short last block. */
+      o = with_algorithm ((gb_algorithm) a);
+      for (int b = 0; b < 3 && !tu_uses (a, GB_USES_KAPPA); b++)
+        for (int c = 1; c <= 4; c += 3)
+          {
+            static const int counts[] = { 0, 1, 7 };
+            tu_image src;
+            if (!tu_load_pnm (&src, files[0], c, 0))
+              continue;
+            o.blocks = counts[b];
+            compare_one (&o, "exact blocks", &src, 50.0, 30.0, 0);
+            tu_free (&src);
+          }
       o = with_algorithm ((gb_algorithm) a);
       o.iterations = 3;
-      for (size_t z = 0; z < 4; z++)
+      for (size_t z = 0; z < sizeof esz / sizeof esz[0]; z++)
         for (int c = 1; c <= 4; c++)
           {
             tu_image src;

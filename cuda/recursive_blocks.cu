@@ -339,19 +339,20 @@ deriche_carry_kernel (const float *__restrict__ src, double *__restrict__ st,
                       int w, int h, int nb,
                       const __grid_constant__ deriche_f::K k)
 {
+  /* The two passes' carries are independent: blockIdx.y picks one. */
   const int lines = (VERT ? w : h) * C;
   const int line = blockIdx.x * blockDim.x + threadIdx.x;
+  const bool causal = blockIdx.y == 0;
   if (line >= lines)
     return;
   double first, last, s[4];
   line_ends<C, VERT> (src, w, h, line, &first, &last);
-  auto step = [&] (int b, double *z, const double *) {
-    gb_deriche_carry_step (b == nb - 1 ? &k.tail : &k.full, s, z);
-  };
-  gb_deriche_carry_start (&k.m, first, s);
-  carry_walk<4, false> (st, nb, lines, line, 0, true, step);
-  gb_deriche_carry_start (&k.m, last, s);
-  carry_walk<4, false> (st, nb, lines, line, 4, false, step);
+  gb_deriche_carry_start (&k.m, causal ? first : last, s);
+  carry_walk<4, false> (st, nb, lines, line, causal ? 0 : 4, causal,
+                        [&] (int b, double *z, const double *) {
+                          gb_deriche_carry_step (b == nb - 1 ? &k.tail
+                                                             : &k.full, s, z);
+                        });
 }
 
 /* ---- launchers ---------------------------------------------------------- */
@@ -373,10 +374,9 @@ carry_c (const float *src, double *st, int w, int h, int nb,
          const deriche_f::K &k, cudaStream_t s)
 {
   const int lines = (VERT ? w : h) * C;
-  deriche_carry_kernel<C, VERT><<<(lines + CARRY_THREADS - 1)
-                                      / CARRY_THREADS,
-                                  CARRY_THREADS, 0, s>>> (src, st, w, h, nb,
-                                                          k);
+  const dim3 grid ((lines + CARRY_THREADS - 1) / CARRY_THREADS, 2);
+  deriche_carry_kernel<C, VERT><<<grid, CARRY_THREADS, 0, s>>> (src, st, w, h,
+                                                                nb, k);
   return gb_cuda_check_launch ("deriche_carry_kernel");
 }
 

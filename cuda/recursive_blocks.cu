@@ -118,23 +118,44 @@ struct tile
     const size_t pitch = (size_t) w * C;
     if constexpr (VERT)
       {
+        /* A pointer stepped a row at a time, and no per-sample tests in
+         * whole blocks: address arithmetic and predicates outnumbered the
+         * filter's own instructions. */
+        const float *p = src + (size_t) b * SEG * pitch + line;
+        if (valid && n == SEG)
 #pragma unroll
-        for (int i = 0; i < SEG; i++)
-          if (valid && i < n)
-            v[i] = src[(size_t) (b * SEG + i) * pitch + line];
+          for (int i = 0; i < SEG; i++, p += pitch)
+            v[i] = *p;
+        else if (valid)
+#pragma unroll
+          for (int i = 0; i < SEG; i++, p += pitch)
+            if (i < n)
+              v[i] = *p;
       }
     else
       {
-        for (int r = 0; r < tile_rows<C> && row0 + r < h; r++)
-          for (int e = lane; e < n * C; e += 32)
-            sm[r * tile_pitch<C, SEG> + e] = src[(size_t) (row0 + r) * pitch
-                                 + (size_t) b * SEG * C + e];
+        const float *rows = src + (size_t) row0 * pitch + (size_t) b * SEG * C;
+        if (n == SEG && row0 + tile_rows<C> <= h)   /* a whole tile */
+#pragma unroll
+          for (int r = 0; r < tile_rows<C>; r++, rows += pitch)
+#pragma unroll
+            for (int e = lane; e < SEG * C; e += 32)
+              sm[r * tile_pitch<C, SEG> + e] = rows[e];
+        else
+          for (int r = 0; r < tile_rows<C> && row0 + r < h; r++, rows += pitch)
+            for (int e = lane; e < n * C; e += 32)
+              sm[r * tile_pitch<C, SEG> + e] = rows[e];
         __syncwarp ();
         const float *mine = sm + (lane / C) * tile_pitch<C, SEG> + lane % C;
+        if (valid && n == SEG)
 #pragma unroll
-        for (int i = 0; i < SEG; i++)
-          if (valid && i < n)
+          for (int i = 0; i < SEG; i++)
             v[i] = mine[i * C];
+        else if (valid)
+#pragma unroll
+          for (int i = 0; i < SEG; i++)
+            if (i < n)
+              v[i] = mine[i * C];
       }
   }
 
@@ -146,24 +167,42 @@ struct tile
     const size_t pitch = (size_t) w * C;
     if constexpr (VERT)
       {
+        float *p = dst + (size_t) b * SEG * pitch + line;
+        if (valid && n == SEG)
 #pragma unroll
-        for (int i = 0; i < SEG; i++)
-          if (valid && i < n)
-            dst[(size_t) (b * SEG + i) * pitch + line] = v[i];
+          for (int i = 0; i < SEG; i++, p += pitch)
+            *p = v[i];
+        else if (valid)
+#pragma unroll
+          for (int i = 0; i < SEG; i++, p += pitch)
+            if (i < n)
+              *p = v[i];
       }
     else
       {
         __syncwarp ();   /* the tile's last readers are done */
         float *mine = sm + (lane / C) * tile_pitch<C, SEG> + lane % C;
+        if (valid && n == SEG)
 #pragma unroll
-        for (int i = 0; i < SEG; i++)
-          if (valid && i < n)
+          for (int i = 0; i < SEG; i++)
             mine[i * C] = v[i];
+        else if (valid)
+#pragma unroll
+          for (int i = 0; i < SEG; i++)
+            if (i < n)
+              mine[i * C] = v[i];
         __syncwarp ();
-        for (int r = 0; r < tile_rows<C> && row0 + r < h; r++)
-          for (int e = lane; e < n * C; e += 32)
-            dst[(size_t) (row0 + r) * pitch + (size_t) b * SEG * C + e]
-                = sm[r * tile_pitch<C, SEG> + e];
+        float *rows = dst + (size_t) row0 * pitch + (size_t) b * SEG * C;
+        if (n == SEG && row0 + tile_rows<C> <= h)
+#pragma unroll
+          for (int r = 0; r < tile_rows<C>; r++, rows += pitch)
+#pragma unroll
+            for (int e = lane; e < SEG * C; e += 32)
+              rows[e] = sm[r * tile_pitch<C, SEG> + e];
+        else
+          for (int r = 0; r < tile_rows<C> && row0 + r < h; r++, rows += pitch)
+            for (int e = lane; e < n * C; e += 32)
+              rows[e] = sm[r * tile_pitch<C, SEG> + e];
       }
   }
 };
@@ -194,7 +233,10 @@ partial_kernel (const float *__restrict__ src, double *__restrict__ st,
   if (!t.valid)
     return;
   double zc[F::S], za[F::S];
-  F::partial (v, n, k, zc, za);
+  if (n == SEG)   /* whole blocks: the stages' sample tests fold away */
+    F::partial (v, SEG, k, zc, za);
+  else
+    F::partial (v, n, k, zc, za);
 #pragma unroll
   for (int j = 0; j < F::S; j++)
     {
@@ -227,7 +269,10 @@ final_kernel (const float *__restrict__ src, float *__restrict__ dst,
           s[j] = st[state_at (F::S, b, j, lines, t.line)];
           a[j] = st[state_at (F::S, b, F::S + j, lines, t.line)];
         }
-      F::final (v, n, k, s, a);
+      if (n == SEG)
+        F::final (v, SEG, k, s, a);
+      else
+        F::final (v, n, k, s, a);
     }
   t.store (dst, w, h, b, n, sm[threadIdx.x >> 5], v);
 }

@@ -220,6 +220,31 @@ gb_deriche_modes_step (const gb_deriche_modes *m, double x, double u[4])
   return sum;
 }
 
+/* u_j = c_j s_j where s_j = q_j s_j + x: the partials need only the
+ * states, so they run the cheaper recursion (4 multiply-adds a mode, not
+ * 6) and multiply by c at the end. */
+GB_HD void
+gb_deriche_sums_step (const gb_deriche_modes *m, double x, double s[4])
+{
+  for (int j = 0; j < 2; j++)
+    {
+      const double re = m->q_re[j] * s[2 * j] - m->q_im[j] * s[2 * j + 1] + x;
+      const double im = m->q_re[j] * s[2 * j + 1] + m->q_im[j] * s[2 * j];
+      s[2 * j] = re;
+      s[2 * j + 1] = im;
+    }
+}
+
+GB_HD void
+gb_deriche_times_c (const gb_deriche_modes *m, const double s[4], double u[4])
+{
+  for (int j = 0; j < 2; j++)
+    {
+      u[2 * j] = m->c_re[j] * s[2 * j] - m->c_im[j] * s[2 * j + 1];
+      u[2 * j + 1] = m->c_re[j] * s[2 * j + 1] + m->c_im[j] * s[2 * j];
+    }
+}
+
 /* Partial: both passes over the block from zero states.  zc: the causal
  * state after the block's last sample; za: the anticausal state at its
  * first. */
@@ -227,20 +252,18 @@ GB_HD void
 gb_deriche_partial (const float *x, int stride, int n, int nmax,
                     const gb_deriche_modes *m, double zc[4], double za[4])
 {
-  double u[4] = { 0.0, 0.0, 0.0, 0.0 };
+  double s[4] = { 0.0, 0.0, 0.0, 0.0 };
   GB_UNROLL
   for (int i = 0; i < nmax; i++)
     if (i < n)
-      gb_deriche_modes_step (m, x[i * stride], u);
-  for (int k = 0; k < 4; k++)
-    zc[k] = u[k];
-  u[0] = u[1] = u[2] = u[3] = 0.0;
+      gb_deriche_sums_step (m, x[i * stride], s);
+  gb_deriche_times_c (m, s, zc);
+  s[0] = s[1] = s[2] = s[3] = 0.0;
   GB_UNROLL
   for (int i = nmax - 1; i >= 0; i--)
     if (i < n)
-      gb_deriche_modes_step (m, x[i * stride], u);
-  for (int k = 0; k < 4; k++)
-    za[k] = u[k];
+      gb_deriche_sums_step (m, x[i * stride], s);
+  gb_deriche_times_c (m, s, za);
 }
 
 /* Final: y = Re sum (u + v) - h0 x over the block from the true states

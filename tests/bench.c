@@ -296,7 +296,8 @@ static void
 crossover_table (int gpu, int no_cpu, uint64_t *seed)
 {
   static const double cpu_sigmas[] = { 1.5, 2, 2.5, 3, 3.5, 4, 5, 6, 8 };
-  static const double gpu_sigmas[] = { 10, 25, 50, 75, 100, 150, 200, 300 };
+  static const double gpu_sigmas[] = { 5, 10, 12.5, 15, 17.5, 20, 25, 50, 100,
+                                       200 };
   printf ("\n| backend | image | sigma | fir ms | deriche ms |\n"
           "|---|---|---|---|---|\n");
   for (int cuda = 0; cuda < 2; cuda++)

@@ -72,8 +72,8 @@ static const row rows[GB_ALGO_COUNT] = {
     { GB_ALGO_EDGE_PARTITIONED, "edge-aware-partitioned",
       GB_N_ ("Edge-aware (partitioned)"),
       "edge-aware partitioned, Algorithm C",
-      GB_N_ ("Edge-aware blur, partitioned into blocks (Algorithm C): "
-             "faster on the GPU, approximate at block boundaries."),
+      GB_N_ ("Edge-aware blur, partitioned into blocks that start from an "
+             "estimate (Algorithm C): approximate at block boundaries."),
       GB_USES_RANGE_SIGMA | GB_USES_ITERATIONS | GB_USES_KAPPA, 4.0, 0.0,
       1 },
     gb_cpu_edge, 0 },

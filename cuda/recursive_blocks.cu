@@ -23,9 +23,10 @@
 
 namespace {
 
-constexpr int WARPS = 4;                 /* tiles per thread block */
-
-constexpr int CARRY_THREADS = 64;   /* rows of a 4K image: 8640 lines */
+constexpr int WARPS = 4;            /* tiles per thread block */
+constexpr int CARRY_THREADS = 64;   /* small thread blocks: the carries have
+                                       one thread per line (8640 for the
+                                       rows of a 4K RGBA image) */
 
 /* ---- filters ------------------------------------------------------------ */
 

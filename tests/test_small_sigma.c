@@ -256,9 +256,11 @@ edge_range_sigma_finite (uint64_t *seed)
                 lo = v < lo ? v : lo;
                 hi = v > hi ? v : hi;
               }
-          /* Random data is the worst case of the constants' negative
-           * lobes: measured 3.4e-4 at sigma 0.2. */
-          TU_CHECK (bad == 0 && lo >= -5e-4f && hi <= 1.0f + 5e-4f,
+          /* For data in [0, 1] an output can leave [0, 1] by at most the
+           * L1 norm of the response's negative lobes (the constants' own):
+           * 6.5e-4 for an impulse at sigma 0.2, less at the other sigmas.
+           * Random data came within 5e-4 of it (seed 1795335296). */
+          TU_CHECK (bad == 0 && lo >= -7e-4f && hi <= 1.0f + 7e-4f,
                     "%s sigma %g range sigma %g: %ld non-finite, range "
                     "[%g, %g]", gb_algorithm_name (a), sigmas[k], ranges[r],
                     bad, lo, hi);

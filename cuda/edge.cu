@@ -10,8 +10,9 @@
  * with per-pixel factors, so a block's end state is its partial result
  * from zero plus the product of its steps' b^delta times its entry state;
  * partials, a carry per line and finals give Algorithm A's result within
- * float rounding (blocks_per_stripe 1: line by line).  Complex arithmetic in single precision,
- * powers b^delta in polar form (the paper's Section IV-C). */
+ * float rounding (blocks_per_stripe 1: line by line).  Complex arithmetic
+ * in single precision, powers b^delta in polar form (the paper's Section
+ * IV-C). */
 #include <math.h>
 
 #include "cuda_internal.h"

@@ -38,8 +38,14 @@ yvv_blocks (double sigma, int naive, const float *x, int L, int n,
   gb_yvv_block full, tail;
   gb_yvv_block_make (&c, n, &full);
   gb_yvv_block_make (&c, tail_n, &tail);
-  double (*zc)[3] = malloc (sizeof *zc * nb), (*za)[3] = malloc (sizeof *za * nb);
+  double (*zc)[3] = malloc (sizeof *zc * nb);
+  double (*za)[3] = malloc (sizeof *za * nb);
   float *part = malloc (sizeof (float) * L);
+  if (!zc || !za || !part)
+    {
+      TU_CHECK (0, "allocation");
+      goto out;
+    }
   memcpy (part, x, sizeof (float) * L);
   memcpy (out, x, sizeof (float) * L);
   for (int k = 0; k < nb; k++)
@@ -54,6 +60,7 @@ yvv_blocks (double sigma, int naive, const float *x, int L, int n,
   for (int k = 0; k < nb; k++)
     gb_yvv_final (out + (size_t) k * n, 1, k == nb - 1 ? tail_n : n, n, &c,
                   zc[k], za[k]);
+out:
   free (zc);
   free (za);
   free (part);
@@ -69,8 +76,14 @@ deriche_blocks (double sigma, const float *x, int L, int n, float *out)
   gb_deriche_block full, tail;
   gb_deriche_block_make (&m, n, &full);
   gb_deriche_block_make (&m, tail_n, &tail);
-  double (*zc)[4] = malloc (sizeof *zc * nb), (*za)[4] = malloc (sizeof *za * nb);
+  double (*zc)[4] = malloc (sizeof *zc * nb);
+  double (*za)[4] = malloc (sizeof *za * nb);
   float *tmp = malloc (sizeof (float) * n);
+  if (!zc || !za || !tmp)
+    {
+      TU_CHECK (0, "allocation");
+      goto out;
+    }
   for (int k = 0; k < nb; k++)
     gb_deriche_partial (x + (size_t) k * n, 1, k == nb - 1 ? tail_n : n, n,
                         &m, zc[k], za[k]);
@@ -85,6 +98,7 @@ deriche_blocks (double sigma, const float *x, int L, int n, float *out)
   for (int k = 0; k < nb; k++)
     gb_deriche_final (out + (size_t) k * n, 1, k == nb - 1 ? tail_n : n, n,
                       &m, zc[k], za[k], tmp);
+out:
   free (zc);
   free (za);
   free (tmp);
@@ -120,6 +134,13 @@ one_line (const float *x, int L, const char *what)
   static const double sigmas[] = { 0.5, 1.0, 5.0, 30.0, 200.0, 500.0, 1500.0 };
   static const int blocks[] = { 1, 2, 3, 4, 7, 32, 64, 128, 1000 };
   float *ref = malloc (sizeof (float) * L), *got = malloc (sizeof (float) * L);
+  if (!ref || !got)
+    {
+      TU_CHECK (0, "allocation");
+      free (ref);
+      free (got);
+      return;
+    }
   for (size_t s = 0; s < sizeof sigmas / sizeof *sigmas; s++)
     for (size_t b = 0; b < sizeof blocks / sizeof *blocks; b++)
       {

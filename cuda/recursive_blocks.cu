@@ -217,69 +217,6 @@ state_at (int S, int b, int j, int lines, int line)
   return (size_t) (b * 2 * S + j) * lines + line;
 }
 
-template <class F, int C, bool VERT>
-__global__ void __launch_bounds__ (32 * WARPS)
-partial_kernel (const float *__restrict__ src, double *__restrict__ st,
-                int w, int h, const __grid_constant__ typename F::K k)
-{
-  constexpr int SEG = F::N;
-  __shared__ float sm[WARPS][VERT ? 1 : tile_floats<SEG>];
-  const int L = VERT ? h : w, lines = (VERT ? w : h) * C;
-  const int b = VERT ? blockIdx.y : blockIdx.x;
-  const int n = min (SEG, L - b * SEG);
-  const tile<C, VERT, SEG> t ((VERT ? blockIdx.x : blockIdx.y) * WARPS
-                              + (threadIdx.x >> 5), w, h);
-  float v[SEG];
-  t.load (src, w, h, b, n, sm[threadIdx.x >> 5], v);
-  if (!t.valid)
-    return;
-  double zc[F::S], za[F::S];
-  if (n == SEG)   /* whole blocks: the stages' sample tests fold away */
-    F::partial (v, SEG, k, zc, za);
-  else
-    F::partial (v, n, k, zc, za);
-#pragma unroll
-  for (int j = 0; j < F::S; j++)
-    {
-      st[state_at (F::S, b, j, lines, t.line)] = zc[j];
-      st[state_at (F::S, b, F::S + j, lines, t.line)] = za[j];
-    }
-}
-
-template <class F, int C, bool VERT>
-__global__ void __launch_bounds__ (32 * WARPS)
-final_kernel (const float *__restrict__ src, float *__restrict__ dst,
-              const double *__restrict__ st, int w, int h,
-              const __grid_constant__ typename F::K k)
-{
-  constexpr int SEG = F::N;
-  __shared__ float sm[WARPS][VERT ? 1 : tile_floats<SEG>];
-  const int L = VERT ? h : w, lines = (VERT ? w : h) * C;
-  const int b = VERT ? blockIdx.y : blockIdx.x;
-  const int n = min (SEG, L - b * SEG);
-  const tile<C, VERT, SEG> t ((VERT ? blockIdx.x : blockIdx.y) * WARPS
-                              + (threadIdx.x >> 5), w, h);
-  float v[SEG];
-  t.load (src, w, h, b, n, sm[threadIdx.x >> 5], v);
-  if (t.valid)
-    {
-      double s[F::S], a[F::S];
-#pragma unroll
-      for (int j = 0; j < F::S; j++)
-        {
-          s[j] = st[state_at (F::S, b, j, lines, t.line)];
-          a[j] = st[state_at (F::S, b, F::S + j, lines, t.line)];
-        }
-      if (n == SEG)
-        F::final (v, SEG, k, s, a);
-      else
-        F::final (v, n, k, s, a);
-    }
-  t.store (dst, w, h, b, n, sm[threadIdx.x >> 5], v);
-}
-
-/* ---- carries ------------------------------------------------------------ */
-
 template <int S>
 __device__ __forceinline__ void
 state_load (const double *st, int b, int j0, int lines, int line, double *z)
@@ -297,6 +234,69 @@ state_store (double *st, int b, int j0, int lines, int line, const double *z)
   for (int j = 0; j < S; j++)
     st[state_at (S, b, j0 + j, lines, line)] = z[j];
 }
+
+/* Where a thread of the partial and final kernels works: block b (of n
+ * samples) of the line its tile gives it, among `lines` lines. */
+template <class F, int C, bool VERT>
+struct block_site
+{
+  int b, n, lines;
+  tile<C, VERT, F::N> t;
+
+  __device__ __forceinline__
+  block_site (int w, int h)
+    : b (VERT ? blockIdx.y : blockIdx.x),
+      n (min (F::N, (VERT ? h : w) - b * F::N)),
+      lines ((VERT ? w : h) * C),
+      t ((VERT ? blockIdx.x : blockIdx.y) * WARPS + (threadIdx.x >> 5), w, h)
+  {
+  }
+};
+
+template <class F, int C, bool VERT>
+__global__ void __launch_bounds__ (32 * WARPS)
+partial_kernel (const float *__restrict__ src, double *__restrict__ st,
+                int w, int h, const __grid_constant__ typename F::K k)
+{
+  __shared__ float sm[WARPS][VERT ? 1 : tile_floats<F::N>];
+  const block_site<F, C, VERT> at (w, h);
+  float v[F::N];
+  at.t.load (src, w, h, at.b, at.n, sm[threadIdx.x >> 5], v);
+  if (!at.t.valid)
+    return;
+  double zc[F::S], za[F::S];
+  if (at.n == F::N)   /* whole blocks: the stages' sample tests fold away */
+    F::partial (v, F::N, k, zc, za);
+  else
+    F::partial (v, at.n, k, zc, za);
+  state_store<F::S> (st, at.b, 0, at.lines, at.t.line, zc);
+  state_store<F::S> (st, at.b, F::S, at.lines, at.t.line, za);
+}
+
+template <class F, int C, bool VERT>
+__global__ void __launch_bounds__ (32 * WARPS)
+final_kernel (const float *__restrict__ src, float *__restrict__ dst,
+              const double *__restrict__ st, int w, int h,
+              const __grid_constant__ typename F::K k)
+{
+  __shared__ float sm[WARPS][VERT ? 1 : tile_floats<F::N>];
+  const block_site<F, C, VERT> at (w, h);
+  float v[F::N];
+  at.t.load (src, w, h, at.b, at.n, sm[threadIdx.x >> 5], v);
+  if (at.t.valid)
+    {
+      double s[F::S], a[F::S];
+      state_load<F::S> (st, at.b, 0, at.lines, at.t.line, s);
+      state_load<F::S> (st, at.b, F::S, at.lines, at.t.line, a);
+      if (at.n == F::N)
+        F::final (v, F::N, k, s, a);
+      else
+        F::final (v, at.n, k, s, a);
+    }
+  at.t.store (dst, w, h, at.b, at.n, sm[threadIdx.x >> 5], v);
+}
+
+/* ---- carries ------------------------------------------------------------ */
 
 /* The line's end samples (replicated beyond it). */
 template <int C, bool VERT>

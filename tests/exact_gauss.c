@@ -3,18 +3,24 @@
 
 #include "exact_gauss.h"
 
+/* The taps exp(-i^2 / 2 sigma^2), |i| <= r, normalised (r 0: identity). */
 static double *
-kernel6 (double sigma, int *r)
+kernel (double sigma, int r)
 {
-  *r = sigma > 0 ? (int) ceil (6.0 * sigma) : 0;
-  double *k = malloc (sizeof (double) * (2 * *r + 1)), sum = 0;
+  double *k = malloc (sizeof (double) * (2 * r + 1)), sum = 0;
   if (!k)
     return NULL;
-  for (int i = -*r; i <= *r; i++)
-    sum += k[i + *r] = *r ? exp (-0.5 * i * i / (sigma * sigma)) : 1.0;
-  for (int i = 0; i <= 2 * *r; i++)
+  for (int i = -r; i <= r; i++)
+    sum += k[i + r] = r ? exp (-0.5 * i * i / (sigma * sigma)) : 1.0;
+  for (int i = 0; i <= 2 * r; i++)
     k[i] /= sum;
   return k;
+}
+
+static int
+radius6 (double sigma)
+{
+  return sigma > 0 ? (int) ceil (6.0 * sigma) : 0;
 }
 
 int
@@ -27,9 +33,17 @@ int
 tu_exact_gaussian_border (const tu_image *img, double sx, double sy,
                           const float *colour, double *out)
 {
+  return tu_gaussian_radius_border (img, sx, radius6 (sx), sy, radius6 (sy),
+                                    colour, out);
+}
+
+int
+tu_gaussian_radius_border (const tu_image *img, double sx, int rx, double sy,
+                           int ry, const float *colour, double *out)
+{
   const gb_image *v = &img->view;
-  int w = v->width, h = v->height, c = v->channels, rx, ry;
-  double *kx = kernel6 (sx, &rx), *ky = kernel6 (sy, &ry);
+  int w = v->width, h = v->height, c = v->channels;
+  double *kx = kernel (sx, rx), *ky = kernel (sy, ry);
   double *tmp = malloc (sizeof (double) * w * h * c);
   if (!kx || !ky || !tmp)
     {

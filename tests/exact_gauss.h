@@ -16,6 +16,12 @@ int tu_exact_gaussian (const tu_image *img, double sx, double sy, double *out);
 int tu_exact_gaussian_border (const tu_image *img, double sx, double sy,
                               const float *colour, double *out);
 
+/* The same truncated at radii rx, ry (the taps renormalised), e.g. the
+ * FIR's. */
+int tu_gaussian_radius_border (const tu_image *img, double sx, int rx,
+                               double sy, int ry, const float *colour,
+                               double *out);
+
 /* PSNR in dB between a float image and a double image scaled to 0-255. */
 double tu_psnr_vs (const tu_image *img, const double *ref);
 

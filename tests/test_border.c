@@ -62,57 +62,6 @@ blur (gb_algorithm a, double s, gb_border b, const tu_image *src,
   return st == GB_OK;
 }
 
-/* Double-precision separable convolution, taps exp(-k^2 / 2 s^2) for
- * |k| <= radius normalised, the image extended by the colour. */
-static int
-reference (const tu_image *img, double s, int radius, const float *colour,
-           double *out)
-{
-  const gb_image *v = &img->view;
-  const int w = v->width, h = v->height, c = v->channels;
-  double *t = malloc (sizeof (double) * (2 * radius + 1));
-  double *tmp = malloc (sizeof (double) * (size_t) w * h * c);
-  if (!t || !tmp)
-    {
-      free (t);
-      free (tmp);
-      return 0;
-    }
-  double sum = 0.0;
-  for (int k = -radius; k <= radius; k++)
-    sum += t[k + radius] = exp (-0.5 * k * k / (s * s));
-  for (int k = 0; k <= 2 * radius; k++)
-    t[k] /= sum;
-  for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++)
-      for (int ch = 0; ch < c; ch++)
-        {
-          double acc = 0.0;
-          for (int k = -radius; k <= radius; k++)
-            acc += t[k + radius]
-                   * (x + k < 0 || x + k >= w
-                      ? colour[ch]
-                      : v->data[(size_t) y * v->stride
-                                + (size_t) (x + k) * c + ch]);
-          tmp[((size_t) y * w + x) * c + ch] = acc;
-        }
-  for (int y = 0; y < h; y++)
-    for (int x = 0; x < w; x++)
-      for (int ch = 0; ch < c; ch++)
-        {
-          double acc = 0.0;
-          for (int k = -radius; k <= radius; k++)
-            acc += t[k + radius]
-                   * (y + k < 0 || y + k >= h
-                      ? colour[ch]
-                      : tmp[((size_t) (y + k) * w + x) * c + ch]);
-          out[((size_t) y * w + x) * c + ch] = acc;
-        }
-  free (t);
-  free (tmp);
-  return 1;
-}
-
 /* The image extended by `margin` pixels of the colour on every side,
  * blurred with replicated borders and cropped: for a linear filter the
  * constant extension, computed without the engine's frame. */
@@ -178,7 +127,8 @@ gaussian_case (gb_algorithm a, double s, gb_border b, const tu_image *src,
             "(%.3g)", gb_algorithm_name (a), border_names[b], s, what, moved);
   if (used == GB_ALGO_FIR)
     {
-      if (reference (src, s, gb_fir_radius (s), colour, ref))
+      const int r = gb_fir_radius (s);
+      if (tu_gaussian_radius_border (src, s, r, s, r, colour, ref))
         {
           const double err = max_diff_vs (&framed, ref);
           TU_CHECK (err <= 1e-5, "%s %s sigma %g %s: %.3g off the FIR in "
@@ -199,7 +149,7 @@ gaussian_case (gb_algorithm a, double s, gb_border b, const tu_image *src,
    * recursive filters' own approximation, not a wrong colour (which costs
    * some 0.3 near the edges).  The two-way filter's centre seed is its
    * own, larger error (26-53 dB in the PSNR table). */
-  if (reference (src, s, (int) ceil (6 * s), colour, ref))
+  if (tu_exact_gaussian_border (src, s, s, colour, ref))
     {
       const double err = max_diff_vs (&framed, ref);
       const double limit = used == GB_ALGO_YVRG_TWO_WAY ? 0.05 : 0.02;

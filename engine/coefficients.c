@@ -303,6 +303,13 @@ gb_yvv_block_make (const gb_yvv_coeffs *c, int n, gb_yvv_block *b)
 }
 
 void
+gb_yvv_blockw_make (const gb_yvv_coeffs *c, gb_yvv_blockw *t)
+{
+  for (int i = 0; i < GB_BLOCK_LEN_YVV; i++)
+    gb_yvv_blockw_row (c, i, t);
+}
+
+void
 gb_deriche_block_make (const gb_deriche_modes *m, int n, gb_deriche_block *b)
 {
   for (int j = 0; j < 2; j++)
@@ -311,6 +318,13 @@ gb_deriche_block_make (const gb_deriche_modes *m, int n, gb_deriche_block *b)
       b->p_re[j] = creal (p);
       b->p_im[j] = cimag (p);
     }
+}
+
+void
+gb_deriche_blockf_make (const gb_deriche_modes *m, gb_deriche_blockf *t)
+{
+  for (int i = 0; i < GB_BLOCK_LEN_DERICHE; i++)
+    gb_deriche_blockf_row (m, i, t);
 }
 
 /* --------------------------------------------------------- edge-aware */

@@ -40,6 +40,15 @@ extern "C" {
  * runs YvV line by line.  Deriche's modal carries hold at any sigma. */
 #define GB_YVV_BLOCK_MAX_SIGMA 500.0
 
+/* The GPU splits a line's carries into segments, each an affine map
+ * (a product of block matrices P) composed onto the states before it.
+ * For YvV those products grow with sigma and lose digits: against the
+ * sequential carries, segments of 2-8 blocks of 64 stay within 4e-8 to
+ * sigma 50, reach 6e-7 at 70 and 1e-4 at 350 (tests/test_blocks); past
+ * this one thread walks a whole line.  Deriche's modal maps (|q^n| < 1)
+ * hold at any sigma. */
+#define GB_YVV_SEGMENT_MAX_SIGMA 50.0
+
 /* The kernels' block lengths: samples per block along a line (a thread
  * keeps a block in registers; Deriche's final stage two of them). */
 #define GB_BLOCK_LEN_YVV 64
@@ -50,15 +59,51 @@ typedef struct
   double P[3][3], G[3][3];
 } gb_yvv_block;
 
+/* YvV's partial states of a whole block (GB_BLOCK_LEN_YVV samples) as
+ * weighted sums of its samples: 6 multiply-adds a sample and one
+ * conversion to double, where the two recursions take 8 and three
+ * (their intermediate output is rounded to float, as the finals keep
+ * it).  Double: an error in a state acts as an input impulse 1/B times
+ * larger. */
+typedef struct
+{
+  double wc[GB_BLOCK_LEN_YVV][3];   /* x_i's share of z (causal) */
+  double wa[GB_BLOCK_LEN_YVV][3];   /* x_i's share of zpp (anticausal) */
+} gb_yvv_blockw;
+
 typedef struct
 {
   double p_re[2], p_im[2];   /* q_j^n */
 } gb_deriche_block;
 
+/* Deriche's whole blocks (GB_BLOCK_LEN_DERICHE samples) in single
+ * precision, as the GPU runs them: the modal form is well conditioned
+ * (a rounding error in a mode's state decays as q^k), so float states and
+ * float arithmetic inside a block stay within 1e-6 of the sequential
+ * double filter, provided that nothing is raised to a power by repeated
+ * float multiplication: the partial states are weighted sums of the
+ * block's samples, and the entry states reach each sample through its own
+ * power of q, both tabulated here in double and rounded once.  Each row
+ * holds (Re, Im) of mode 0, then of mode 1. */
+typedef struct
+{
+  float wc[GB_BLOCK_LEN_DERICHE][4];   /* c q^(n-1-i): x_i's share of zc */
+  float wa[GB_BLOCK_LEN_DERICHE][4];   /* c q^i: x_i's share of za */
+  float pc[GB_BLOCK_LEN_DERICHE][4];   /* q^(i+1): the causal entry state's */
+  float pa[GB_BLOCK_LEN_DERICHE][4];   /* q^(n-i): the anticausal one's */
+  float q[4], c[4];
+  float h0;
+} gb_deriche_blockf;
+
 /* The constants of a block of n >= 1 samples. */
 void gb_yvv_block_make (const gb_yvv_coeffs *c, int n, gb_yvv_block *b);
+/* The whole blocks' tables (the GPU builds them on the device with the
+ * _row functions below, one thread a row, so that no upload stalls its
+ * stream). */
+void gb_yvv_blockw_make (const gb_yvv_coeffs *c, gb_yvv_blockw *t);
 void gb_deriche_block_make (const gb_deriche_modes *m, int n,
                             gb_deriche_block *b);
+void gb_deriche_blockf_make (const gb_deriche_modes *m, gb_deriche_blockf *t);
 
 #ifdef __cplusplus
 }
@@ -100,6 +145,23 @@ gb_yvv_step (double B, double a1, double a2, double a3, double x,
   return v;
 }
 
+/* Row i of gb_yvv_blockw: the partial's two recursions, in double, over
+ * a unit impulse at sample i. */
+GB_HD void
+gb_yvv_blockw_row (const gb_yvv_coeffs *c, int i, gb_yvv_blockw *t)
+{
+  double w[GB_BLOCK_LEN_YVV], p[3] = { 0.0, 0.0, 0.0 };
+  for (int k = 0; k < GB_BLOCK_LEN_YVV; k++)
+    w[k] = gb_yvv_step (c->B, c->a1, c->a2, c->a3, k == i ? 1.0 : 0.0, p);
+  for (int k = 0; k < 3; k++)
+    t->wc[i][k] = p[k];
+  p[0] = p[1] = p[2] = 0.0;
+  for (int k = GB_BLOCK_LEN_YVV - 1; k >= 0; k--)
+    gb_yvv_step (c->B, c->a1, c->a2, c->a3, w[k], p);
+  for (int k = 0; k < 3; k++)
+    t->wa[i][k] = p[k];
+}
+
 /* Partial: the causal pass over the block from a zero state, its output
  * w stored over x (float, as the finals and the CPU keep it), then the
  * anticausal pass over w from a zero state.  z: the causal state at the
@@ -123,6 +185,30 @@ gb_yvv_partial (float *x, int stride, int n, int nmax,
       gb_yvv_step (c->B, c->a1, c->a2, c->a3, x[i * stride], p);
   for (int k = 0; k < 3; k++)
     zpp[k] = p[k];
+}
+
+/* The partial of a whole block from gb_yvv_blockw: the states of
+ * gb_yvv_partial, without rounding the causal output in between. */
+GB_HD void
+gb_yvv_partial_w (const float *x, int stride, const gb_yvv_blockw *t,
+                  double z[3], double zpp[3])
+{
+  double c[3] = { 0.0, 0.0, 0.0 }, a[3] = { 0.0, 0.0, 0.0 };
+  GB_UNROLL
+  for (int i = 0; i < GB_BLOCK_LEN_YVV; i++)
+    {
+      const double xi = x[i * stride];
+      for (int k = 0; k < 3; k++)
+        {
+          c[k] += t->wc[i][k] * xi;
+          a[k] += t->wa[i][k] * xi;
+        }
+    }
+  for (int k = 0; k < 3; k++)
+    {
+      z[k] = c[k];
+      zpp[k] = a[k];
+    }
 }
 
 /* Final: the block filtered from its true states, in place: causal from
@@ -292,6 +378,134 @@ gb_deriche_final (float *x, int stride, int n, int nmax,
         const double v = gb_deriche_modes_step (m, x[i * stride], u);
         x[i * stride] = (float) ((double) tmp[i] + v);
       }
+}
+
+/* (re, im)^n by squaring, for n >= 0. */
+GB_HD void
+gb_cpow_int (double re, double im, int n, double *ore, double *oim)
+{
+  double rr = 1.0, ri = 0.0;
+  for (; n > 0; n >>= 1)
+    {
+      if (n & 1)
+        {
+          const double t = rr * re - ri * im;
+          ri = rr * im + ri * re;
+          rr = t;
+        }
+      const double t = re * re - im * im;
+      im = 2.0 * re * im;
+      re = t;
+    }
+  *ore = rr;
+  *oim = ri;
+}
+
+/* Row i of gb_deriche_blockf (row 0 also its scalars). */
+GB_HD void
+gb_deriche_blockf_row (const gb_deriche_modes *m, int i, gb_deriche_blockf *t)
+{
+  const int n = GB_BLOCK_LEN_DERICHE;
+  if (i == 0)
+    t->h0 = (float) m->h0;
+  for (int j = 0; j < 2; j++)
+    {
+      const double qr = m->q_re[j], qi = m->q_im[j];
+      const double cr = m->c_re[j], ci = m->c_im[j];
+      double r, im;
+      if (i == 0)
+        {
+          t->q[2 * j] = (float) qr;
+          t->q[2 * j + 1] = (float) qi;
+          t->c[2 * j] = (float) cr;
+          t->c[2 * j + 1] = (float) ci;
+        }
+      gb_cpow_int (qr, qi, n - 1 - i, &r, &im);   /* c q^(n-1-i) */
+      t->wc[i][2 * j] = (float) (cr * r - ci * im);
+      t->wc[i][2 * j + 1] = (float) (cr * im + ci * r);
+      gb_cpow_int (qr, qi, i, &r, &im);           /* c q^i */
+      t->wa[i][2 * j] = (float) (cr * r - ci * im);
+      t->wa[i][2 * j + 1] = (float) (cr * im + ci * r);
+      gb_cpow_int (qr, qi, i + 1, &r, &im);
+      t->pc[i][2 * j] = (float) r;
+      t->pc[i][2 * j + 1] = (float) im;
+      gb_cpow_int (qr, qi, n - i, &r, &im);
+      t->pa[i][2 * j] = (float) r;
+      t->pa[i][2 * j + 1] = (float) im;
+    }
+}
+
+/* The single-precision stages of a whole block (gb_deriche_blockf);
+ * the states are those of gb_deriche_partial and gb_deriche_final. */
+GB_HD void
+gb_deriche_partial_f (const float *x, int stride, const gb_deriche_blockf *t,
+                      float zc[4], float za[4])
+{
+  float c[4] = { 0.f, 0.f, 0.f, 0.f }, a[4] = { 0.f, 0.f, 0.f, 0.f };
+  GB_UNROLL
+  for (int i = 0; i < GB_BLOCK_LEN_DERICHE; i++)
+    {
+      const float xi = x[i * stride];
+      for (int k = 0; k < 4; k++)
+        {
+          c[k] += t->wc[i][k] * xi;
+          a[k] += t->wa[i][k] * xi;
+        }
+    }
+  for (int k = 0; k < 4; k++)
+    {
+      zc[k] = c[k];
+      za[k] = a[k];
+    }
+}
+
+/* Both modes from a zero state over one sample; returns Re sum u. */
+GB_HD float
+gb_deriche_step_f (const gb_deriche_blockf *t, float x, float u[4])
+{
+  float sum = 0.f;
+  for (int j = 0; j < 2; j++)
+    {
+      const float re = t->q[2 * j] * u[2 * j] - t->q[2 * j + 1] * u[2 * j + 1]
+                       + t->c[2 * j] * x;
+      const float im = t->q[2 * j] * u[2 * j + 1] + t->q[2 * j + 1] * u[2 * j]
+                       + t->c[2 * j + 1] * x;
+      u[2 * j] = re;
+      u[2 * j + 1] = im;
+      sum += re;
+    }
+  return sum;
+}
+
+/* Re sum_j p_j s_j: an entry state's share of a sample. */
+GB_HD float
+gb_deriche_share_f (const float p[4], const float s[4])
+{
+  return p[0] * s[0] - p[1] * s[1] + (p[2] * s[2] - p[3] * s[3]);
+}
+
+/* The block from zero states, plus each entry state through its own
+ * power: no float error compounds over the block. */
+GB_HD void
+gb_deriche_final_f (float *x, int stride, const gb_deriche_blockf *t,
+                    const float s_in[4], const float t_in[4], float *tmp)
+{
+  float u[4] = { 0.f, 0.f, 0.f, 0.f };
+  GB_UNROLL
+  for (int i = 0; i < GB_BLOCK_LEN_DERICHE; i++)
+    {
+      const float xi = x[i * stride];
+      tmp[i] = gb_deriche_step_f (t, xi, u) - t->h0 * xi
+               + gb_deriche_share_f (t->pc[i], s_in);
+    }
+  u[0] = u[1] = u[2] = u[3] = 0.f;
+  GB_UNROLL
+  for (int i = GB_BLOCK_LEN_DERICHE - 1; i >= 0; i--)
+    {
+      const float v = gb_deriche_step_f (t, x[i * stride], u)
+                      + gb_deriche_share_f (t->pa[i], t_in);
+      x[i * stride] = tmp[i] + v;
+    }
 }
 
 /* The steady state of either pass for a constant input: where the

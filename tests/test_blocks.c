@@ -27,9 +27,92 @@ sequential (gb_algorithm a, double sigma, int naive, const float *x, int L,
   return gb_blur (&p, &src, &dst, NULL, NULL, NULL) == GB_OK;
 }
 
-/* Young-van Vliet in blocks of n. */
+/* r = A r, 3 x 3 (the GPU's segment maps). */
 static void
-yvv_blocks (double sigma, int naive, const float *x, int L, int n,
+mat3_left_mul (const double A[3][3], double r[9])
+{
+  double o[9];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      o[i * 3 + j] = A[i][0] * r[j] + A[i][1] * r[3 + j] + A[i][2] * r[6 + j];
+  memcpy (r, o, sizeof o);
+}
+
+/* YvV's carries as the GPU splits them (cuda/recursive_blocks.cu): the
+ * line's blocks in segments of seg blocks; each segment's affine map
+ * (a, T) from a zero state, composed onto the line's start for each
+ * segment's entry state, then the segment walked from there. */
+static void
+yvv_carries_segmented (const gb_yvv_coeffs *c, const gb_yvv_block *full,
+                       const gb_yvv_block *tail, int nb, int seg, int naive,
+                       double first, double last, double (*zc)[3],
+                       double (*za)[3])
+{
+  const int G = (nb + seg - 1) / seg;
+  double (*a)[3] = malloc (sizeof *a * G), (*T)[9] = malloc (sizeof *T * G);
+  double end[3] = { 0.0, 0.0, 0.0 };
+  if (!a || !T)
+    {
+      TU_CHECK (0, "allocation");
+      goto out;
+    }
+  for (int pass = 0; pass < 2; pass++)
+    {
+      for (int g = 0; g < G; g++)
+        {
+          double m[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+          a[g][0] = a[g][1] = a[g][2] = 0.0;
+          for (int p = g * seg; p < nb && p < (g + 1) * seg; p++)
+            {
+              const int b = pass ? nb - 1 - p : p;
+              const gb_yvv_block *bl = b == nb - 1 ? tail : full;
+              double z[3];
+              memcpy (z, pass ? za[b] : zc[b], sizeof z);
+              if (pass)
+                gb_yvv_carry_anticausal (bl, a[g], z, zc[b]);
+              else
+                gb_yvv_carry_causal (bl, a[g], z);
+              mat3_left_mul (bl->P, m);
+            }
+          memcpy (T[g], m, sizeof m);
+        }
+      double start[3] = { first, first, first };
+      if (pass)
+        gb_yvv_carry_turn (c, end, last, naive, start);
+      for (int g = 0; g < G; g++)
+        {
+          double e[3];
+          memcpy (e, start, sizeof e);
+          for (int q = 0; q < g; q++)
+            {
+              double o[3];
+              for (int i = 0; i < 3; i++)
+                o[i] = a[q][i] + T[q][i * 3] * e[0] + T[q][i * 3 + 1] * e[1]
+                       + T[q][i * 3 + 2] * e[2];
+              memcpy (e, o, sizeof e);
+            }
+          for (int p = g * seg; p < nb && p < (g + 1) * seg; p++)
+            {
+              const int b = pass ? nb - 1 - p : p;
+              const gb_yvv_block *bl = b == nb - 1 ? tail : full;
+              if (pass)
+                gb_yvv_carry_anticausal (bl, e, za[b], zc[b]);
+              else
+                gb_yvv_carry_causal (bl, e, zc[b]);
+            }
+          if (g == G - 1)
+            memcpy (end, e, sizeof e);
+        }
+    }
+out:
+  free (a);
+  free (T);
+}
+
+/* Young-van Vliet in blocks of n; seg > 0: carries in segments of seg
+ * blocks. */
+static void
+yvv_blocks (double sigma, int naive, const float *x, int L, int n, int seg,
             float *out)
 {
   gb_yvv_coeffs c;
@@ -48,15 +131,29 @@ yvv_blocks (double sigma, int naive, const float *x, int L, int n,
     }
   memcpy (part, x, sizeof (float) * L);
   memcpy (out, x, sizeof (float) * L);
+  /* Whole blocks of the GPU's length go through the weighted sums, as
+   * there. */
+  gb_yvv_blockw wsum;
+  gb_yvv_blockw_make (&c, &wsum);
   for (int k = 0; k < nb; k++)
-    gb_yvv_partial (part + (size_t) k * n, 1, k == nb - 1 ? tail_n : n, n,
-                    &c, zc[k], za[k]);
-  double s[3] = { x[0], x[0], x[0] }, t[3];
-  for (int k = 0; k < nb; k++)
-    gb_yvv_carry_causal (k == nb - 1 ? &tail : &full, s, zc[k]);
-  gb_yvv_carry_turn (&c, s, x[L - 1], naive, t);
-  for (int k = nb - 1; k >= 0; k--)
-    gb_yvv_carry_anticausal (k == nb - 1 ? &tail : &full, t, za[k], zc[k]);
+    if (n == GB_BLOCK_LEN_YVV && (k < nb - 1 || tail_n == n))
+      gb_yvv_partial_w (part + (size_t) k * n, 1, &wsum, zc[k], za[k]);
+    else
+      gb_yvv_partial (part + (size_t) k * n, 1, k == nb - 1 ? tail_n : n, n,
+                      &c, zc[k], za[k]);
+  if (seg > 0)
+    yvv_carries_segmented (&c, &full, &tail, nb, seg, naive, x[0], x[L - 1],
+                           zc, za);
+  else
+    {
+      double s[3] = { x[0], x[0], x[0] }, t[3];
+      for (int k = 0; k < nb; k++)
+        gb_yvv_carry_causal (k == nb - 1 ? &tail : &full, s, zc[k]);
+      gb_yvv_carry_turn (&c, s, x[L - 1], naive, t);
+      for (int k = nb - 1; k >= 0; k--)
+        gb_yvv_carry_anticausal (k == nb - 1 ? &tail : &full, t, za[k],
+                                 zc[k]);
+    }
   for (int k = 0; k < nb; k++)
     gb_yvv_final (out + (size_t) k * n, 1, k == nb - 1 ? tail_n : n, n, &c,
                   zc[k], za[k]);
@@ -104,6 +201,81 @@ out:
   free (tmp);
 }
 
+/* Deriche as the GPU runs it: blocks of GB_BLOCK_LEN_DERICHE, whole ones
+ * in single precision (gb_deriche_blockf), the short last one through the
+ * double stages, block states kept in float between the kernels and
+ * carried in double. */
+static void
+deriche_blocks_gpu (double sigma, const float *x, int L, float *out)
+{
+  enum { N = GB_BLOCK_LEN_DERICHE };
+  gb_deriche_modes m;
+  gb_deriche_modes_make (sigma, &m);
+  const int nb = (L + N - 1) / N, tail_n = L - (nb - 1) * N;
+  gb_deriche_block full, tail;
+  gb_deriche_block_make (&m, N, &full);
+  gb_deriche_block_make (&m, tail_n, &tail);
+  gb_deriche_blockf *t = malloc (sizeof *t);
+  float (*zc)[4] = malloc (sizeof *zc * nb);
+  float (*za)[4] = malloc (sizeof *za * nb);
+  if (!t || !zc || !za)
+    {
+      TU_CHECK (0, "allocation");
+      goto out;
+    }
+  gb_deriche_blockf_make (&m, t);
+  for (int k = 0; k < nb; k++)
+    if (k < nb - 1 || tail_n == N)
+      gb_deriche_partial_f (x + (size_t) k * N, 1, t, zc[k], za[k]);
+    else
+      {
+        double c[4], a[4];
+        gb_deriche_partial (x + (size_t) k * N, 1, tail_n, N, &m, c, a);
+        for (int i = 0; i < 4; i++)
+          {
+            zc[k][i] = (float) c[i];
+            za[k][i] = (float) a[i];
+          }
+      }
+  for (int pass = 0; pass < 2; pass++)
+    {
+      double s[4], z[4];
+      gb_deriche_carry_start (&m, pass ? x[L - 1] : x[0], s);
+      for (int j = 0; j < nb; j++)
+        {
+          const int k = pass ? nb - 1 - j : j;
+          float *zk = pass ? za[k] : zc[k];
+          for (int i = 0; i < 4; i++)
+            z[i] = zk[i];
+          gb_deriche_carry_step (k == nb - 1 ? &tail : &full, s, z);
+          for (int i = 0; i < 4; i++)
+            zk[i] = (float) z[i];
+        }
+    }
+  memcpy (out, x, sizeof (float) * L);
+  for (int k = 0; k < nb; k++)
+    {
+      float tmp[N];
+      if (k < nb - 1 || tail_n == N)
+        gb_deriche_final_f (out + (size_t) k * N, 1, t, zc[k], za[k], tmp);
+      else
+        {
+          double s[4], a[4];
+          for (int i = 0; i < 4; i++)
+            {
+              s[i] = zc[k][i];
+              a[i] = za[k][i];
+            }
+          gb_deriche_final (out + (size_t) k * N, 1, tail_n, N, &m, s, a,
+                            tmp);
+        }
+    }
+out:
+  free (t);
+  free (zc);
+  free (za);
+}
+
 /* got against ref: the largest difference relative to the largest |ref|
  * (by tu_compare, so that a non-finite sample counts as infinitely far),
  * and the relative L2 error in *l2. */
@@ -148,7 +320,7 @@ one_line (const float *x, int L, const char *what)
             {
               double l2;
               memset (got, 0xff, sizeof (float) * L);   /* NaN: unwritten */
-              yvv_blocks (sigmas[s], naive, x, L, n, got);
+              yvv_blocks (sigmas[s], naive, x, L, n, 0, got);
               const double e = rel_max (got, ref, L, &l2);
               TU_CHECK (e <= 1e-6, "yvrg%s sigma %g, %s (%d), blocks of %d: "
                         "%.3g off the sequential filter (rel L2 %.3g)",
@@ -164,6 +336,42 @@ one_line (const float *x, int L, const char *what)
                       "%.3g off the sequential filter (rel L2 %.3g)",
                       sigmas[s], what, L, n, e, l2);
           }
+      }
+  /* YvV's carries in segments, as the GPU splits them up to
+   * GB_YVV_SEGMENT_MAX_SIGMA (and a sigma past it, where they would
+   * drift, to show the bound is needed: GB_TEST_VERBOSE). */
+  static const double seg_sigmas[] = { 1.0, 5.0, 20.0, 50.0, 350.0 };
+  for (size_t s = 0; s < sizeof seg_sigmas / sizeof *seg_sigmas; s++)
+    for (int seg = 1; seg <= 8; seg *= 2)
+      if (sequential (GB_ALGO_YVRG, seg_sigmas[s], 0, x, L, ref))
+        {
+          double l2;
+          memset (got, 0xff, sizeof (float) * L);
+          yvv_blocks (seg_sigmas[s], 0, x, L, GB_BLOCK_LEN_YVV, seg, got);
+          const double e = rel_max (got, ref, L, &l2);
+          if (seg_sigmas[s] <= GB_YVV_SEGMENT_MAX_SIGMA)
+            TU_CHECK (e <= 1e-6, "yvrg sigma %g, %s (%d), carries in "
+                      "segments of %d blocks: %.3g off the sequential filter "
+                      "(rel L2 %.3g)", seg_sigmas[s], what, L, seg, e, l2);
+          if (getenv ("GB_TEST_VERBOSE"))
+            printf ("yvrg segments of %d, sigma %g %s (%d): max %.3g, "
+                    "L2 %.3g\n", seg, seg_sigmas[s], what, L, e, l2);
+        }
+  /* The GPU's single-precision blocks: within the GPU tests' bounds
+   * (relative L2 1e-6, largest difference 1e-5). */
+  for (size_t s = 0; s < sizeof sigmas / sizeof *sigmas; s++)
+    if (sequential (GB_ALGO_DERICHE, sigmas[s], 0, x, L, ref))
+      {
+        double l2;
+        memset (got, 0xff, sizeof (float) * L);
+        deriche_blocks_gpu (sigmas[s], x, L, got);
+        const double e = rel_max (got, ref, L, &l2);
+        TU_CHECK (l2 <= 1e-6 && e <= 1e-5, "deriche in float blocks, sigma "
+                  "%g, %s (%d): %.3g off the sequential filter (rel L2 %.3g)",
+                  sigmas[s], what, L, e, l2);
+        if (getenv ("GB_TEST_VERBOSE"))
+          printf ("float blocks sigma %g %s (%d): max %.3g, L2 %.3g\n",
+                  sigmas[s], what, L, e, l2);
       }
   free (ref);
   free (got);

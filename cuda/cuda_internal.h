@@ -157,12 +157,14 @@ gb_status gb_cuda_rec_plan_launch (const gb_cuda_rec_plan *plan, float *a, float
 void gb_cuda_rec_plan_free (gb_cuda_rec_plan *plan);
 
 /* ---- block-parallel recursive filters (recursive_blocks.cu) ------------
- * Whether the exact block kernels take this axis (line length L): yvrg
- * to GB_YVV_BLOCK_MAX_SIGMA and deriche, unless blocks_per_stripe is 1,
- * when the block states fit `scratch` (the image's size).  One axis,
- * src -> dst (distinct); scratch holds the states.  Does not
- * synchronise. */
-int gb_cuda_blocks_apply (const gb_params *params, double sigma, int L);
+ * Whether the exact block kernels take this axis (L samples a line,
+ * `lines` lines): yvrg to GB_YVV_BLOCK_MAX_SIGMA and deriche, unless
+ * blocks_per_stripe is 1, when the lines are short enough for the fused
+ * kernel or the table and block states fit `scratch` (the image's
+ * size).  One axis, src -> dst (distinct); scratch holds the table and
+ * the states.  Does not synchronise. */
+int gb_cuda_blocks_apply (const gb_params *params, double sigma,
+                          int vertical, int L, int lines);
 gb_status gb_cuda_blocks_run (const gb_params *params, double sigma,
                               int vertical, const float *src, float *dst,
                               float *scratch, int w, int h, int channels,

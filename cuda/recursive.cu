@@ -358,7 +358,7 @@ run_c (const axis_plan *ax, const axis_plan *ay, int do_x, int do_y,
 {
   gb_status st = GB_OK;
   float *cur = a;
-  if (do_x && gb_cuda_blocks_apply (&ax->params, ax->sigma, w))
+  if (do_x && gb_cuda_blocks_apply (&ax->params, ax->sigma, 0, w, h * C))
     {
       /* Rows in blocks, straight from the image; c holds the states. */
       if ((st = gb_cuda_blocks_run (&ax->params, ax->sigma, 0, cur, b, c, w,
@@ -378,7 +378,7 @@ run_c (const axis_plan *ax, const axis_plan *ay, int do_x, int do_y,
   if (do_y)
     {
       float *out = cur == a ? b : a;
-      if (gb_cuda_blocks_apply (&ay->params, ay->sigma, h))
+      if (gb_cuda_blocks_apply (&ay->params, ay->sigma, 1, h, w * C))
         st = gb_cuda_blocks_run (&ay->params, ay->sigma, 1, cur, out, c, w,
                                  h, C, s);
       else

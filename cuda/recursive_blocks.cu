@@ -1,13 +1,20 @@
 /* Exact block-parallel recursive Gaussians on the GPU (Nehab, Maximo,
  * Lima and Hoppe 2011): Young-van Vliet and Deriche with every line cut
- * into blocks of GB_BLOCK_LEN_* samples.  Three kernels per axis:
+ * into blocks of GB_BLOCK_LEN_* samples.  Per axis:
+ *   tables    one small kernel builds the whole blocks' tables
+ *             (engine/recursive_blocks.h) in the scratch buffer;
  *   partials  every block from zero states -> its two edge states;
- *   carries   one thread per line walks its blocks' states in order and
- *             turns them into the true entry states (exact replicated
- *             borders, as the sequential filters);
+ *   carries   the true entry states of every block (exact replicated
+ *             borders, as the sequential filters), a line's blocks shared
+ *             by up to CARRY_MAX_WARPS warps in segments;
  *   finals    every block again from its true states -> the output.
- * The per-block maths is engine/recursive_blocks.h, which tests/
- * test_blocks runs on the CPU against the sequential filters.
+ * Lines of at most FUSED_MAX_BLOCKS blocks take one fused kernel instead
+ * (carries in shared memory).  The per-block maths is engine/
+ * recursive_blocks.h, which tests/test_blocks runs on the CPU against the
+ * sequential filters.  Deriche's whole blocks run in single precision
+ * (gb_deriche_blockf) and its block states are floats; YvV's cascade
+ * needs double states (its companion matrix's powers amplify a state's
+ * rounding by up to 1/B).
  *
  * Each warp owns a tile of 32 lines x one block; a thread keeps its
  * line's block in registers (the stages' loops run to the constant
@@ -16,7 +23,9 @@
  * shared-memory tile whose row pitch is C mod 32 floats, so that the 32
  * threads reading sample i of their rows hit 32 different banks.  No
  * transposed copies: each axis reads the image twice and writes it once.
- * The block states (double) live in the caller's scratch buffer. */
+ * The table and the block states live in the caller's scratch buffer. */
+#include <algorithm>
+
 #include "cuda_internal.h"
 #include "../engine/coefficients.h"
 #include "../engine/recursive_blocks.h"
@@ -24,31 +33,54 @@
 namespace {
 
 constexpr int WARPS = 4;            /* tiles per thread block */
-constexpr int CARRY_THREADS = 64;   /* small thread blocks: the carries have
-                                       one thread per line (8640 for the
-                                       rows of a 4K RGBA image) */
+
+/* Room for a table at the start of the scratch buffer (256-byte
+ * aligned, as the states after it). */
+constexpr size_t TAB_BYTES = 3328;
 
 /* ---- filters ------------------------------------------------------------ */
 
 struct yvv_f
 {
-  static constexpr int S = 3;   /* doubles per state */
+  using T = double;             /* a block state's type in memory */
+  static constexpr int S = 3;   /* values per state */
   static constexpr int N = GB_BLOCK_LEN_YVV;
   struct K
   {
     gb_yvv_coeffs c;
     gb_yvv_block full, tail;
     int naive;
+    int segments;   /* whether the carries may split a line */
   };
+  /* Whole blocks' tables: built on the device (tab_kernel) and staged in
+   * shared memory by each thread block that uses them.  As kernel
+   * parameters (3 KB) they made every launch slower and thrashed the
+   * constant cache; uploaded from the host, each axis waited on a copy
+   * from pageable memory. */
+  using Tab = gb_yvv_blockw;
+  struct FTab   /* the finals' share of it: none */
+  {
+    int unused;
+  };
+  static constexpr bool FINAL_TAB = false;
 
   static __device__ __forceinline__ void
-  partial (float *v, int n, const K &k, double *zc, double *za)
+  tab_row (const K &k, int i, Tab *tab)
   {
-    gb_yvv_partial (v, 1, n, N, &k.c, zc, za);
+    gb_yvv_blockw_row (&k.c, i, tab);
   }
 
   static __device__ __forceinline__ void
-  final (float *v, int n, const K &k, const double *s, const double *t)
+  partial (float *v, int n, const K &k, const Tab *tab, T *zc, T *za)
+  {
+    if (n == N)
+      gb_yvv_partial_w (v, 1, tab, zc, za);
+    else
+      gb_yvv_partial (v, 1, n, N, &k.c, zc, za);
+  }
+
+  static __device__ __forceinline__ void
+  final (float *v, int n, const K &k, const FTab *, const T *s, const T *t)
   {
     gb_yvv_final (v, 1, n, N, &k.c, s, t);
   }
@@ -56,6 +88,7 @@ struct yvv_f
 
 struct deriche_f
 {
+  using T = float;
   static constexpr int S = 4;
   static constexpr int N = GB_BLOCK_LEN_DERICHE;
   struct K
@@ -63,18 +96,52 @@ struct deriche_f
     gb_deriche_modes m;
     gb_deriche_block full, tail;
   };
+  using Tab = gb_deriche_blockf;
+  using FTab = Tab;
+  static constexpr bool FINAL_TAB = true;
 
   static __device__ __forceinline__ void
-  partial (float *v, int n, const K &k, double *zc, double *za)
+  tab_row (const K &k, int i, Tab *tab)
   {
-    gb_deriche_partial (v, 1, n, N, &k.m, zc, za);
+    gb_deriche_blockf_row (&k.m, i, tab);
+  }
+
+  /* Whole blocks (n == N, known at compile time in the kernels) in
+   * single precision; a line's short last block in double. */
+  static __device__ __forceinline__ void
+  partial (float *v, int n, const K &k, const Tab *tab, T *zc, T *za)
+  {
+    if (n == N)
+      {
+        gb_deriche_partial_f (v, 1, tab, zc, za);
+        return;
+      }
+    double c[S], a[S];
+    gb_deriche_partial (v, 1, n, N, &k.m, c, a);
+    for (int j = 0; j < S; j++)
+      {
+        zc[j] = (float) c[j];
+        za[j] = (float) a[j];
+      }
   }
 
   static __device__ __forceinline__ void
-  final (float *v, int n, const K &k, const double *s, const double *t)
+  final (float *v, int n, const K &k, const Tab *tab, const T *s,
+         const T *t)
   {
     float tmp[N];
-    gb_deriche_final (v, 1, n, N, &k.m, s, t, tmp);
+    if (n == N)
+      {
+        gb_deriche_final_f (v, 1, tab, s, t, tmp);
+        return;
+      }
+    double sd[S], td[S];
+    for (int j = 0; j < S; j++)
+      {
+        sd[j] = s[j];
+        td[j] = t[j];
+      }
+    gb_deriche_final (v, 1, n, N, &k.m, sd, td, tmp);
   }
 };
 
@@ -208,31 +275,31 @@ struct tile
   }
 };
 
-/* Block states: for block b, S doubles of the causal state then S of the
- * anticausal one, each a plane of `lines` doubles (threads of a warp hold
- * neighbouring lines: coalesced). */
+/* Block states: for block b, S values of the causal state then S of the
+ * anticausal one, each a plane of `lines` values (threads of a warp hold
+ * neighbouring lines: coalesced); the carries work on them in double. */
 __device__ __forceinline__ size_t
 state_at (int S, int b, int j, int lines, int line)
 {
   return (size_t) (b * 2 * S + j) * lines + line;
 }
 
-template <int S>
+template <int S, class T, class U>
 __device__ __forceinline__ void
-state_load (const double *st, int b, int j0, int lines, int line, double *z)
+state_load (const T *st, int b, int j0, int lines, int line, U *z)
 {
 #pragma unroll
   for (int j = 0; j < S; j++)
     z[j] = st[state_at (S, b, j0 + j, lines, line)];
 }
 
-template <int S>
+template <int S, class T, class U>
 __device__ __forceinline__ void
-state_store (double *st, int b, int j0, int lines, int line, const double *z)
+state_store (T *st, int b, int j0, int lines, int line, const U *z)
 {
 #pragma unroll
   for (int j = 0; j < S; j++)
-    st[state_at (S, b, j0 + j, lines, line)] = z[j];
+    st[state_at (S, b, j0 + j, lines, line)] = (T) z[j];
 }
 
 /* Where a thread of the partial and final kernels works: block b (of n
@@ -253,22 +320,45 @@ struct block_site
   }
 };
 
+template <class F>
+__global__ void
+tab_kernel (typename F::Tab *tab, const __grid_constant__ typename F::K k)
+{
+  if (threadIdx.x < F::N)
+    F::tab_row (k, threadIdx.x, tab);
+}
+
+/* A thread block's copy of the whole blocks' table. */
+template <class Tab>
+__device__ __forceinline__ void
+tab_stage (const Tab *__restrict__ g, Tab *sh)
+{
+  static_assert (sizeof (Tab) % sizeof (int) == 0, "table of words");
+  for (int i = threadIdx.x; i < (int) (sizeof (Tab) / sizeof (int));
+       i += blockDim.x)
+    ((int *) sh)[i] = __ldg ((const int *) g + i);
+  __syncthreads ();
+}
+
 template <class F, int C, bool VERT>
 __global__ void __launch_bounds__ (32 * WARPS)
-partial_kernel (const float *__restrict__ src, double *__restrict__ st,
-                int w, int h, const __grid_constant__ typename F::K k)
+partial_kernel (const float *__restrict__ src, typename F::T *__restrict__ st,
+                const typename F::Tab *__restrict__ tab_g, int w, int h,
+                const __grid_constant__ typename F::K k)
 {
   __shared__ float sm[WARPS][VERT ? 1 : tile_floats<F::N>];
+  __shared__ typename F::Tab tab;
+  tab_stage (tab_g, &tab);
   const block_site<F, C, VERT> at (w, h);
   float v[F::N];
   at.t.load (src, w, h, at.b, at.n, sm[threadIdx.x >> 5], v);
   if (!at.t.valid)
     return;
-  double zc[F::S], za[F::S];
+  typename F::T zc[F::S], za[F::S];
   if (at.n == F::N)   /* whole blocks: the stages' sample tests fold away */
-    F::partial (v, F::N, k, zc, za);
+    F::partial (v, F::N, k, &tab, zc, za);
   else
-    F::partial (v, at.n, k, zc, za);
+    F::partial (v, at.n, k, &tab, zc, za);
   state_store<F::S> (st, at.b, 0, at.lines, at.t.line, zc);
   state_store<F::S> (st, at.b, F::S, at.lines, at.t.line, za);
 }
@@ -276,22 +366,26 @@ partial_kernel (const float *__restrict__ src, double *__restrict__ st,
 template <class F, int C, bool VERT>
 __global__ void __launch_bounds__ (32 * WARPS)
 final_kernel (const float *__restrict__ src, float *__restrict__ dst,
-              const double *__restrict__ st, int w, int h,
+              const typename F::T *__restrict__ st,
+              const typename F::Tab *__restrict__ tab_g, int w, int h,
               const __grid_constant__ typename F::K k)
 {
   __shared__ float sm[WARPS][VERT ? 1 : tile_floats<F::N>];
+  __shared__ typename F::FTab tab[1];
+  if constexpr (F::FINAL_TAB)
+    tab_stage (tab_g, tab);
   const block_site<F, C, VERT> at (w, h);
   float v[F::N];
   at.t.load (src, w, h, at.b, at.n, sm[threadIdx.x >> 5], v);
   if (at.t.valid)
     {
-      double s[F::S], a[F::S];
+      typename F::T s[F::S], a[F::S];
       state_load<F::S> (st, at.b, 0, at.lines, at.t.line, s);
       state_load<F::S> (st, at.b, F::S, at.lines, at.t.line, a);
       if (at.n == F::N)
-        F::final (v, F::N, k, s, a);
+        F::final (v, F::N, k, tab, s, a);
       else
-        F::final (v, at.n, k, s, a);
+        F::final (v, at.n, k, tab, s, a);
     }
   at.t.store (dst, w, h, at.b, at.n, sm[threadIdx.x >> 5], v);
 }
@@ -318,160 +412,547 @@ line_ends (const float *src, int w, int h, int line, double *first,
     }
 }
 
-/* The carries walk a line's blocks in order, but the states' loads do
- * not depend on the walk: they are issued CHUNK blocks at a time, so that
- * one memory latency serves CHUNK steps.  step (b, z, zc) turns block b's
- * partial state z (doubles j0.. of its states) into its entry state;
- * with CAUSAL it also gets the block's causal entry state zc. */
-constexpr int CHUNK = 8;
+/* The carries walk a line's blocks in order: a linear recurrence
+ * s <- P_b s + z_b per block.  One thread walking all of a line's blocks
+ * left the GPU idle (8640 threads for the rows of a 4K RGBA image, a
+ * third of the filter's time), so G warps share each line: warp g takes
+ * a segment of the blocks, and since the recurrence composes, a segment
+ * acts as an affine map s -> T s + a.  Phase 1: each warp walks its
+ * segment from a zero state, giving a and T; phase 2: each warp composes
+ * the maps of the segments before it (in shared memory) onto the line's
+ * start, which gives its segment's true entry state; phase 3: it walks
+ * its segment again from there and stores every block's entry state.
+ * Lanes hold neighbouring lines, so the states' loads are coalesced. */
+constexpr int CHUNK = 8;          /* blocks whose loads are issued together */
+constexpr int CARRY_MAX_WARPS = 12;
 
-template <int S, bool CAUSAL, class Step>
+/* Walks positions [p0, p1) of a line's blocks (block b = p, or nb-1-p
+ * against the line), their loads issued CHUNK at a time so that one
+ * memory latency serves CHUNK steps.  step (b, z, zc) gets block b's
+ * partial state z (values j0.. of its states) and, WITH_ZC, its causal
+ * entry state zc; with STORE, z is stored back after the step. */
+template <int S, bool WITH_ZC, bool STORE, class T, class Step>
 __device__ __forceinline__ void
-carry_walk (double *st, int nb, int lines, int line, int j0, bool forward,
-            Step step)
+carry_walk (T *st, int nb, int lines, int line, int j0, bool forward, int p0,
+            int p1, Step step)
 {
-  for (int c = 0; c < nb; c += CHUNK)
+  for (int c = p0; c < p1; c += CHUNK)
     {
-      double z[CHUNK][S], zc[CAUSAL ? CHUNK : 1][S];
+      double z[CHUNK][S], zc[WITH_ZC ? CHUNK : 1][S];
 #pragma unroll
       for (int i = 0; i < CHUNK; i++)
-        if (c + i < nb)
+        if (c + i < p1)
           {
             const int b = forward ? c + i : nb - 1 - c - i;
             state_load<S> (st, b, j0, lines, line, z[i]);
-            if (CAUSAL)
-              state_load<S> (st, b, 0, lines, line, zc[CAUSAL ? i : 0]);
+            if (WITH_ZC)
+              state_load<S> (st, b, 0, lines, line, zc[WITH_ZC ? i : 0]);
           }
 #pragma unroll
       for (int i = 0; i < CHUNK; i++)
-        if (c + i < nb)
+        if (c + i < p1)
           {
             const int b = forward ? c + i : nb - 1 - c - i;
-            step (b, z[i], zc[CAUSAL ? i : 0]);
-            state_store<S> (st, b, j0, lines, line, z[i]);
+            step (b, z[i], zc[WITH_ZC ? i : 0]);
+            if (STORE)
+              state_store<S> (st, b, j0, lines, line, z[i]);
           }
     }
 }
 
-template <int C, bool VERT>
-__global__ void
-yvv_carry_kernel (const float *__restrict__ src, double *__restrict__ st,
-                  int w, int h, int nb, const __grid_constant__ yvv_f::K k)
+/* Where a carry thread works: its line, and its warp's segment. */
+struct carry_site
 {
-  const int lines = (VERT ? w : h) * C;
-  const int line = blockIdx.x * blockDim.x + threadIdx.x;
-  if (line >= lines)
-    return;
-  double first, last;
-  line_ends<C, VERT> (src, w, h, line, &first, &last);
-  double s[3] = { first, first, first }, t[3];
-  carry_walk<3, false> (st, nb, lines, line, 0, true,
-                        [&] (int b, double *z, const double *) {
-                          gb_yvv_carry_causal (b == nb - 1 ? &k.tail
-                                                           : &k.full, s, z);
-                        });
-  gb_yvv_carry_turn (&k.c, s, last, k.naive, t);
-  carry_walk<3, true> (st, nb, lines, line, 3, false,
-                       [&] (int b, double *z, const double *zc) {
-                         gb_yvv_carry_anticausal (b == nb - 1 ? &k.tail
-                                                              : &k.full,
-                                                  t, z, zc);
-                       });
+  int lane, g, G, line, p0, p1;
+  bool ok;
+
+  __device__ __forceinline__
+  carry_site (int nb, int lines)
+    : lane (threadIdx.x & 31), g (threadIdx.x >> 5), G (blockDim.x >> 5),
+      line (blockIdx.x * 32 + lane)
+  {
+    const int seg = (nb + G - 1) / G;
+    p0 = min (nb, g * seg);
+    p1 = min (nb, p0 + seg);
+    ok = line < lines;
+  }
+
+  /* Value v of segment q's map, in shared memory (V values a segment). */
+  __device__ __forceinline__ double &
+  at (double *sh, int V, int q, int v) const
+  {
+    return sh[(q * V + v) * 32 + lane];
+  }
+};
+
+/* r = A r (3 x 3, row-major in a[9]). */
+__device__ __forceinline__ void
+mat3_left_mul (const double A[3][3], double r[9])
+{
+  double o[9];
+#pragma unroll
+  for (int i = 0; i < 3; i++)
+#pragma unroll
+    for (int j = 0; j < 3; j++)
+      o[i * 3 + j] = A[i][0] * r[j] + A[i][1] * r[3 + j] + A[i][2] * r[6 + j];
+#pragma unroll
+  for (int i = 0; i < 9; i++)
+    r[i] = o[i];
 }
 
+/* YvV: the causal carries, then (after the turn at the line's end) the
+ * anticausal ones, whose steps also take each block's causal entry
+ * state.  Shared memory: 12 values (a, then T) a segment and lane, then
+ * the causal state at the line's end. */
+/* Both carry kernels: up to CARRY_MAX_WARPS warps (without the bound,
+ * YvV's took more registers than 12 warps may have, and lines of 6000
+ * failed to launch). */
 template <int C, bool VERT>
-__global__ void
-deriche_carry_kernel (const float *__restrict__ src, double *__restrict__ st,
-                      int w, int h, int nb,
+__global__ void __launch_bounds__ (32 * CARRY_MAX_WARPS)
+yvv_carry_kernel (const float *__restrict__ src, yvv_f::T *__restrict__ st,
+                  int w, int h, int nb, const __grid_constant__ yvv_f::K k)
+{
+  extern __shared__ double sh[];
+  constexpr int V = 12;
+  const int lines = (VERT ? w : h) * C;
+  const carry_site cs (nb, lines);
+  const auto blk = [&] (int b) { return b == nb - 1 ? &k.tail : &k.full; };
+  double first = 0.0, last = 0.0, s[3] = { 0.0, 0.0, 0.0 }, t[3];
+  if (cs.ok)
+    line_ends<C, VERT> (src, w, h, cs.line, &first, &last);
+  for (int pass = 0; pass < 2; pass++)
+    {
+      const bool causal = pass == 0;
+      double a[3] = { 0.0, 0.0, 0.0 };
+      double m[9] = { 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0 };
+      if (cs.ok && causal)
+        carry_walk<3, false, false> (st, nb, lines, cs.line, 0, true, cs.p0,
+                                     cs.p1, [&] (int b, double *z,
+                                                 const double *) {
+          gb_yvv_carry_causal (blk (b), a, z);
+          mat3_left_mul (blk (b)->P, m);
+        });
+      else if (cs.ok)
+        carry_walk<3, true, false> (st, nb, lines, cs.line, 3, false, cs.p0,
+                                    cs.p1, [&] (int b, double *z,
+                                                const double *zc) {
+          gb_yvv_carry_anticausal (blk (b), a, z, zc);
+          mat3_left_mul (blk (b)->P, m);
+        });
+      for (int v = 0; v < 3; v++)
+        cs.at (sh, V, cs.g, v) = a[v];
+      for (int v = 0; v < 9; v++)
+        cs.at (sh, V, cs.g, 3 + v) = m[v];
+      __syncthreads ();
+      double e[3];   /* the segment's entry state */
+      for (int v = 0; v < 3; v++)
+        e[v] = causal ? first : t[v];
+      for (int q = 0; q < cs.g; q++)
+        {
+          double o[3];
+          for (int i = 0; i < 3; i++)
+            {
+              o[i] = cs.at (sh, V, q, i);
+              for (int j = 0; j < 3; j++)
+                o[i] += cs.at (sh, V, q, 3 + i * 3 + j) * e[j];
+            }
+          for (int i = 0; i < 3; i++)
+            e[i] = o[i];
+        }
+      if (cs.ok && causal)
+        carry_walk<3, false, true> (st, nb, lines, cs.line, 0, true, cs.p0,
+                                    cs.p1, [&] (int b, double *z,
+                                                const double *) {
+          gb_yvv_carry_causal (blk (b), e, z);
+        });
+      else if (cs.ok)
+        carry_walk<3, true, true> (st, nb, lines, cs.line, 3, false, cs.p0,
+                                   cs.p1, [&] (int b, double *z,
+                                               const double *zc) {
+          gb_yvv_carry_anticausal (blk (b), e, z, zc);
+        });
+      if (!causal)
+        break;
+      /* The last warp's segment ends the line: its state there gives
+       * the anticausal start.  The syncs also keep phase 2's reads of
+       * the segment maps before the anticausal pass overwrites them,
+       * and make the causal entry states stored above visible. */
+      double *end = sh + (size_t) cs.G * V * 32;
+      __syncthreads ();
+      if (cs.g == cs.G - 1)
+        for (int v = 0; v < 3; v++)
+          end[v * 32 + cs.lane] = e[v];
+      __syncthreads ();
+      for (int v = 0; v < 3; v++)
+        s[v] = end[v * 32 + cs.lane];
+      gb_yvv_carry_turn (&k.c, s, last, k.naive, t);
+    }
+}
+
+/* Deriche: the two passes' carries are independent (blockIdx.y picks
+ * one); a segment's map is per mode s -> p s + a, p complex. */
+template <int C, bool VERT>
+__global__ void __launch_bounds__ (32 * CARRY_MAX_WARPS)
+deriche_carry_kernel (const float *__restrict__ src,
+                      deriche_f::T *__restrict__ st, int w, int h, int nb,
                       const __grid_constant__ deriche_f::K k)
 {
-  /* The two passes' carries are independent: blockIdx.y picks one. */
+  extern __shared__ double sh[];
+  constexpr int V = 8;
   const int lines = (VERT ? w : h) * C;
-  const int line = blockIdx.x * blockDim.x + threadIdx.x;
+  const carry_site cs (nb, lines);
   const bool causal = blockIdx.y == 0;
-  if (line >= lines)
+  const auto blk = [&] (int b) { return b == nb - 1 ? &k.tail : &k.full; };
+  double a[4] = { 0.0, 0.0, 0.0, 0.0 }, pw[4] = { 1.0, 0.0, 1.0, 0.0 };
+  if (cs.ok)
+    carry_walk<4, false, false> (st, nb, lines, cs.line, causal ? 0 : 4,
+                                 causal, cs.p0, cs.p1,
+                                 [&] (int b, double *z, const double *) {
+      gb_deriche_carry_step (blk (b), a, z);
+      for (int j = 0; j < 2; j++)
+        {
+          const double re = pw[2 * j] * blk (b)->p_re[j]
+                            - pw[2 * j + 1] * blk (b)->p_im[j];
+          pw[2 * j + 1] = pw[2 * j] * blk (b)->p_im[j]
+                          + pw[2 * j + 1] * blk (b)->p_re[j];
+          pw[2 * j] = re;
+        }
+    });
+  for (int v = 0; v < 4; v++)
+    {
+      cs.at (sh, V, cs.g, v) = a[v];
+      cs.at (sh, V, cs.g, 4 + v) = pw[v];
+    }
+  __syncthreads ();
+  if (!cs.ok)
     return;
-  double first, last, s[4];
-  line_ends<C, VERT> (src, w, h, line, &first, &last);
-  gb_deriche_carry_start (&k.m, causal ? first : last, s);
-  carry_walk<4, false> (st, nb, lines, line, causal ? 0 : 4, causal,
-                        [&] (int b, double *z, const double *) {
-                          gb_deriche_carry_step (b == nb - 1 ? &k.tail
-                                                             : &k.full, s, z);
-                        });
+  double first, last, e[4];
+  line_ends<C, VERT> (src, w, h, cs.line, &first, &last);
+  gb_deriche_carry_start (&k.m, causal ? first : last, e);
+  for (int q = 0; q < cs.g; q++)
+    for (int j = 0; j < 2; j++)
+      {
+        const double pr = cs.at (sh, V, q, 4 + 2 * j);
+        const double pi = cs.at (sh, V, q, 5 + 2 * j);
+        const double re = pr * e[2 * j] - pi * e[2 * j + 1]
+                          + cs.at (sh, V, q, 2 * j);
+        e[2 * j + 1] = pr * e[2 * j + 1] + pi * e[2 * j]
+                       + cs.at (sh, V, q, 2 * j + 1);
+        e[2 * j] = re;
+      }
+  carry_walk<4, false, true> (st, nb, lines, cs.line, causal ? 0 : 4, causal,
+                              cs.p0, cs.p1,
+                              [&] (int b, double *z, const double *) {
+    gb_deriche_carry_step (blk (b), e, z);
+  });
+}
+
+/* ---- short lines: one kernel an axis -------------------------------------
+ * When a line has at most FUSED_MAX_BLOCKS blocks, a thread block takes
+ * a tile of 32 whole lines, a warp a block: partials, then the carries
+ * in shared memory, then the finals, in one launch instead of four (on a
+ * 512 x 512 image the launches were most of the time).  The stages are
+ * the double ones (no table to build); the finals read their block again
+ * (from L2: such an image is small). */
+constexpr int FUSED_MAX_BLOCKS = 16;
+
+/* Its shared memory: nb blocks' states (S doubles each way), and for
+ * rows the warps' tiles. */
+constexpr size_t
+fused_shm (int S, int N, bool vert, int nb)
+{
+  return sizeof (double) * nb * 2 * S * 32
+         + (vert ? 0 : sizeof (float) * nb * 32 * (N + 1));
+}
+
+/* The most shared memory a thread block may have on this device (64 KB
+ * on Turing, 227 KB on Hopper). */
+size_t
+shm_optin ()
+{
+  static const size_t most = [] {
+    int dev = 0, v = 48 * 1024;
+    if (cudaGetDevice (&dev) != cudaSuccess
+        || cudaDeviceGetAttribute (&v, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                   dev) != cudaSuccess)
+      v = 48 * 1024;
+    return (size_t) v;
+  } ();
+  return most;
+}
+
+/* Whether an axis of nb blocks a line takes the fused kernel. */
+bool
+fused_fits (int S, int N, bool vert, int nb)
+{
+  return nb <= FUSED_MAX_BLOCKS && fused_shm (S, N, vert, nb) <= shm_optin ();
+}
+
+/* Block b's state values j of this lane's line, in shared memory. */
+__device__ __forceinline__ double &
+fused_state (double *zs, int S, int b, int j, int lane)
+{
+  return zs[(b * 2 * S + j) * 32 + lane];
+}
+
+__device__ __forceinline__ void
+fused_carries (const yvv_f::K &k, double *zs, int nb, int warp, int lane,
+               double first, double last)
+{
+  if (warp != 0)
+    return;
+  const auto blk = [&] (int b) { return b == nb - 1 ? &k.tail : &k.full; };
+  double s[3] = { first, first, first }, t[3], z[3], zc[3];
+  for (int b = 0; b < nb; b++)
+    {
+      for (int j = 0; j < 3; j++)
+        z[j] = fused_state (zs, 3, b, j, lane);
+      gb_yvv_carry_causal (blk (b), s, z);
+      for (int j = 0; j < 3; j++)
+        fused_state (zs, 3, b, j, lane) = z[j];
+    }
+  gb_yvv_carry_turn (&k.c, s, last, k.naive, t);
+  for (int b = nb - 1; b >= 0; b--)
+    {
+      for (int j = 0; j < 3; j++)
+        {
+          z[j] = fused_state (zs, 3, b, 3 + j, lane);
+          zc[j] = fused_state (zs, 3, b, j, lane);
+        }
+      gb_yvv_carry_anticausal (blk (b), t, z, zc);
+      for (int j = 0; j < 3; j++)
+        fused_state (zs, 3, b, 3 + j, lane) = z[j];
+    }
+}
+
+__device__ __forceinline__ void
+fused_carries (const deriche_f::K &k, double *zs, int nb, int warp, int lane,
+               double first, double last)
+{
+  /* Warp 0 the causal pass, warp 1 (or 0 alone) the anticausal one. */
+  const auto blk = [&] (int b) { return b == nb - 1 ? &k.tail : &k.full; };
+  for (int pass = 0; pass < 2; pass++)
+    if (warp == (pass && nb > 1 ? 1 : 0))
+      {
+        double s[4], z[4];
+        gb_deriche_carry_start (&k.m, pass ? last : first, s);
+        for (int i = 0; i < nb; i++)
+          {
+            const int b = pass ? nb - 1 - i : i;
+            for (int j = 0; j < 4; j++)
+              z[j] = fused_state (zs, 4, b, 4 * pass + j, lane);
+            gb_deriche_carry_step (blk (b), s, z);
+            for (int j = 0; j < 4; j++)
+              fused_state (zs, 4, b, 4 * pass + j, lane) = z[j];
+          }
+      }
+}
+
+__device__ __forceinline__ void
+partial_d (float *v, int n, int nmax, const yvv_f::K &k, double *zc,
+           double *za)
+{
+  gb_yvv_partial (v, 1, n, nmax, &k.c, zc, za);
+}
+
+__device__ __forceinline__ void
+partial_d (float *v, int n, int nmax, const deriche_f::K &k, double *zc,
+           double *za)
+{
+  gb_deriche_partial (v, 1, n, nmax, &k.m, zc, za);
+}
+
+__device__ __forceinline__ void
+final_d (float *v, int n, int nmax, const yvv_f::K &k, const double *s,
+         const double *t)
+{
+  gb_yvv_final (v, 1, n, nmax, &k.c, s, t);
+}
+
+__device__ __forceinline__ void
+final_d (float *v, int n, int nmax, const deriche_f::K &k, const double *s,
+         const double *t)
+{
+  float tmp[GB_BLOCK_LEN_DERICHE];
+  gb_deriche_final (v, 1, n, nmax, &k.m, s, t, tmp);
+}
+
+template <class F, int C, bool VERT>
+__global__ void __launch_bounds__ (32 * FUSED_MAX_BLOCKS)
+fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
+              int h, int nb, const __grid_constant__ typename F::K k)
+{
+  constexpr int N = F::N, S = F::S;
+  extern __shared__ double zs[];   /* states, then the warps' row tiles */
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const int b = warp, n = min (N, (VERT ? h : w) - b * N);
+  float *sm = (float *) (zs + (size_t) nb * 2 * S * 32)
+              + (size_t) warp * tile_floats<N>;
+  const tile<C, VERT, N> t (blockIdx.x, w, h);
+  float v[N];
+  t.load (src, w, h, b, n, sm, v);
+  double zc[S], za[S];
+  if (t.valid)
+    {
+      if (n == N)
+        partial_d (v, N, N, k, zc, za);
+      else
+        partial_d (v, n, N, k, zc, za);
+      for (int j = 0; j < S; j++)
+        {
+          fused_state (zs, S, b, j, lane) = zc[j];
+          fused_state (zs, S, b, S + j, lane) = za[j];
+        }
+    }
+  __syncthreads ();
+  if (t.valid)
+    {
+      double first, last;
+      line_ends<C, VERT> (src, w, h, t.line, &first, &last);
+      fused_carries (k, zs, nb, warp, lane, first, last);
+    }
+  __syncthreads ();
+  t.load (src, w, h, b, n, sm, v);
+  if (t.valid)
+    {
+      for (int j = 0; j < S; j++)
+        {
+          zc[j] = fused_state (zs, S, b, j, lane);
+          za[j] = fused_state (zs, S, b, S + j, lane);
+        }
+      if (n == N)
+        final_d (v, N, N, k, zc, za);
+      else
+        final_d (v, n, N, k, zc, za);
+    }
+  t.store (dst, w, h, b, n, sm, v);
+}
+
+template <class F, int C, bool VERT>
+gb_status
+run_fused (const typename F::K &k, const float *src, float *dst, int w, int h,
+           int nb, cudaStream_t s)
+{
+  const int tiles = VERT ? (w * C + 31) / 32
+                         : (h + tile_rows<C> - 1) / tile_rows<C>;
+  const size_t shm = fused_shm (F::S, F::N, VERT, nb);
+  /* Past 48 KB the kernel must be allowed its shared memory: once, for
+   * the longest lines it may take here (a call per launch cost
+   * microseconds). */
+  static const cudaError_t allowed = cudaFuncSetAttribute (
+    fused_kernel<F, C, VERT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    (int) std::min (shm_optin (),
+                    fused_shm (F::S, F::N, VERT, FUSED_MAX_BLOCKS)));
+  if (shm > 48 * 1024 && allowed != cudaSuccess)
+    return gb_cuda_fail (allowed, GB_ERR_CUDA_LAUNCH,
+                         "cudaFuncSetAttribute (fused_kernel)");
+  fused_kernel<F, C, VERT><<<tiles, 32 * nb, shm, s>>> (src, dst, w, h, nb,
+                                                        k);
+  return gb_cuda_check_launch ("fused_kernel");
 }
 
 /* ---- launchers ---------------------------------------------------------- */
 
+/* Warps a line's carries share: segments of about CHUNK blocks. */
+inline int
+carry_warps (int nb)
+{
+  return std::min (CARRY_MAX_WARPS, std::max (1, (nb + CHUNK - 1) / CHUNK));
+}
+
 template <int C, bool VERT>
 gb_status
-carry_c (const float *src, double *st, int w, int h, int nb,
+carry_c (const float *src, yvv_f::T *st, int w, int h, int nb,
          const yvv_f::K &k, cudaStream_t s)
 {
-  const int lines = (VERT ? w : h) * C;
-  yvv_carry_kernel<C, VERT><<<(lines + CARRY_THREADS - 1) / CARRY_THREADS,
-                              CARRY_THREADS, 0, s>>> (src, st, w, h, nb, k);
+  const int lines = (VERT ? w : h) * C, G = k.segments ? carry_warps (nb) : 1;
+  const size_t shm = sizeof (double) * 32 * (G * 12 + 3);
+  yvv_carry_kernel<C, VERT><<<(lines + 31) / 32, 32 * G, shm, s>>> (
+    src, st, w, h, nb, k);
   return gb_cuda_check_launch ("yvv_carry_kernel");
 }
 
 template <int C, bool VERT>
 gb_status
-carry_c (const float *src, double *st, int w, int h, int nb,
+carry_c (const float *src, deriche_f::T *st, int w, int h, int nb,
          const deriche_f::K &k, cudaStream_t s)
 {
-  const int lines = (VERT ? w : h) * C;
-  const dim3 grid ((lines + CARRY_THREADS - 1) / CARRY_THREADS, 2);
-  deriche_carry_kernel<C, VERT><<<grid, CARRY_THREADS, 0, s>>> (src, st, w, h,
-                                                                nb, k);
+  const int lines = (VERT ? w : h) * C, G = carry_warps (nb);
+  const size_t shm = sizeof (double) * 32 * G * 8;
+  const dim3 grid ((lines + 31) / 32, 2);
+  deriche_carry_kernel<C, VERT><<<grid, 32 * G, shm, s>>> (src, st, w, h, nb,
+                                                           k);
   return gb_cuda_check_launch ("deriche_carry_kernel");
 }
 
 template <class F, int C, bool VERT>
 gb_status
-run_axis (const typename F::K &k, const float *src, float *dst, double *st,
+run_axis (const typename F::K &k, typename F::Tab *tab,
+          const float *src, float *dst, typename F::T *st,
           int w, int h, cudaStream_t s)
 {
   constexpr int SEG = F::N;
   const int L = VERT ? h : w, nb = (L + SEG - 1) / SEG;
+  if (fused_fits (F::S, F::N, VERT, nb))
+    return run_fused<F, C, VERT> (k, src, dst, w, h, nb, s);
+  /* In stream order: the previous axis's kernels are done with the old
+   * table. */
+  tab_kernel<F><<<1, 32 * ((F::N + 31) / 32), 0, s>>> (tab, k);
+  gb_status st_ = gb_cuda_check_launch ("tab_kernel");
+  if (st_ != GB_OK)
+    return st_;
   const int tiles = VERT ? (w * C + 31) / 32
                          : (h + tile_rows<C> - 1) / tile_rows<C>;
   /* Neighbouring thread blocks take neighbouring pieces of the same
    * rows, so that the image streams through DRAM a row band at a time. */
   const int groups = (tiles + WARPS - 1) / WARPS;
   const dim3 grid (VERT ? groups : nb, VERT ? nb : groups);
-  gb_status st_;
-  partial_kernel<F, C, VERT><<<grid, 32 * WARPS, 0, s>>> (src, st, w, h, k);
+  partial_kernel<F, C, VERT><<<grid, 32 * WARPS, 0, s>>> (src, st, tab, w, h,
+                                                          k);
   if ((st_ = gb_cuda_check_launch ("partial_kernel")) != GB_OK
       || (st_ = carry_c<C, VERT> (src, st, w, h, nb, k, s)) != GB_OK)
     return st_;
-  final_kernel<F, C, VERT><<<grid, 32 * WARPS, 0, s>>> (src, dst, st, w, h,
-                                                        k);
+  final_kernel<F, C, VERT><<<grid, 32 * WARPS, 0, s>>> (src, dst, st, tab,
+                                                        w, h, k);
   return gb_cuda_check_launch ("final_kernel");
 }
 
 template <class F>
 gb_status
 run_f (const typename F::K &k, bool vertical, const float *src, float *dst,
-       double *st, int w, int h, int c, cudaStream_t s)
+       float *scratch, int w, int h, int c, cudaStream_t s)
 {
+  /* scratch: the table, then the block states. */
+  typename F::Tab *tab = (typename F::Tab *) scratch;
+  typename F::T *st = (typename F::T *) ((char *) scratch + TAB_BYTES);
+  static_assert (sizeof (typename F::Tab) <= TAB_BYTES, "table room");
   switch (c * 2 + (vertical ? 1 : 0))
     {
-    case 2: return run_axis<F, 1, false> (k, src, dst, st, w, h, s);
-    case 3: return run_axis<F, 1, true> (k, src, dst, st, w, h, s);
-    case 4: return run_axis<F, 2, false> (k, src, dst, st, w, h, s);
-    case 5: return run_axis<F, 2, true> (k, src, dst, st, w, h, s);
-    case 6: return run_axis<F, 3, false> (k, src, dst, st, w, h, s);
-    case 7: return run_axis<F, 3, true> (k, src, dst, st, w, h, s);
-    case 8: return run_axis<F, 4, false> (k, src, dst, st, w, h, s);
-    default: return run_axis<F, 4, true> (k, src, dst, st, w, h, s);
+    case 2: return run_axis<F, 1, false> (k, tab, src, dst, st, w, h,
+                                                 s);
+    case 3: return run_axis<F, 1, true> (k, tab, src, dst, st, w, h,
+                                                 s);
+    case 4: return run_axis<F, 2, false> (k, tab, src, dst, st, w, h,
+                                                 s);
+    case 5: return run_axis<F, 2, true> (k, tab, src, dst, st, w, h,
+                                                 s);
+    case 6: return run_axis<F, 3, false> (k, tab, src, dst, st, w, h,
+                                                 s);
+    case 7: return run_axis<F, 3, true> (k, tab, src, dst, st, w, h,
+                                                 s);
+    case 8: return run_axis<F, 4, false> (k, tab, src, dst, st, w, h,
+                                                 s);
+    default: return run_axis<F, 4, true> (k, tab, src, dst, st, w, h,
+                                                 s);
     }
 }
 
-/* Doubles of block state per line and block, and the block length. */
+/* Bytes of block state per line and block, and the block length. */
 int
-state_doubles (gb_algorithm a)
+state_bytes (gb_algorithm a)
 {
-  return 2 * (a == GB_ALGO_DERICHE ? deriche_f::S : yvv_f::S);
+  return a == GB_ALGO_DERICHE ? 2 * deriche_f::S * sizeof (deriche_f::T)
+                              : 2 * yvv_f::S * sizeof (yvv_f::T);
 }
 
 int
@@ -483,7 +964,8 @@ block_len (gb_algorithm a)
 } // namespace
 
 int
-gb_cuda_blocks_apply (const gb_params *p, double sigma, int L)
+gb_cuda_blocks_apply (const gb_params *p, double sigma, int vertical, int L,
+                      int lines)
 {
   if (p->blocks_per_stripe == 1 || L < 1)
     return 0;
@@ -491,10 +973,15 @@ gb_cuda_blocks_apply (const gb_params *p, double sigma, int L)
     return 0;
   if (p->algorithm != GB_ALGO_YVRG && p->algorithm != GB_ALGO_DERICHE)
     return 0;
-  /* The states must fit the scratch buffer: per line, L floats. */
+  /* Short lines take one fused kernel, which needs no scratch; else the
+   * table and the states must fit the scratch buffer, L floats a line. */
   const long nb = (L + block_len (p->algorithm) - 1) / block_len (p->algorithm);
-  return nb * state_doubles (p->algorithm) * (long) sizeof (double)
-         <= (long) L * (long) sizeof (float);
+  const bool der = p->algorithm == GB_ALGO_DERICHE;
+  if (fused_fits (der ? deriche_f::S : yvv_f::S, der ? deriche_f::N : yvv_f::N,
+                  vertical, (int) nb))
+    return 1;
+  return (long) TAB_BYTES + nb * state_bytes (p->algorithm) * (long) lines
+         <= (long) L * lines * (long) sizeof (float);
 }
 
 gb_status
@@ -504,19 +991,20 @@ gb_cuda_blocks_run (const gb_params *p, double sigma, int vertical,
 {
   const int SEG = block_len (p->algorithm), L = vertical ? h : w;
   const int nb = (L + SEG - 1) / SEG, tail_n = L - (nb - 1) * SEG;
-  double *st = (double *) scratch;
   if (p->algorithm == GB_ALGO_DERICHE)
     {
       deriche_f::K k;
       gb_deriche_modes_make (sigma, &k.m);
       gb_deriche_block_make (&k.m, SEG, &k.full);
       gb_deriche_block_make (&k.m, tail_n, &k.tail);
-      return run_f<deriche_f> (k, vertical, src, dst, st, w, h, channels, s);
+      return run_f<deriche_f> (k, vertical, src, dst, scratch, w, h,
+                               channels, s);
     }
   yvv_f::K k;
   gb_yvv_coeffs_make (sigma, &k.c);
   gb_yvv_block_make (&k.c, SEG, &k.full);
   gb_yvv_block_make (&k.c, tail_n, &k.tail);
   k.naive = p->naive_borders;
-  return run_f<yvv_f> (k, vertical, src, dst, st, w, h, channels, s);
+  k.segments = sigma <= GB_YVV_SEGMENT_MAX_SIGMA;
+  return run_f<yvv_f> (k, vertical, src, dst, scratch, w, h, channels, s);
 }

@@ -342,7 +342,7 @@ gb_algorithm gb_resolve_algorithm (gb_algorithm algorithm,
                                    double sigma_x, double sigma_y,
                                    gb_backend backend);
 #define GB_AUTO_FIR_MAX_SIGMA_CPU 3.0
-#define GB_AUTO_FIR_MAX_SIGMA_CUDA 15.0
+#define GB_AUTO_FIR_MAX_SIGMA_CUDA 12.0
 
 /* sigma, or 0 below GB_SIGMA_IDENTITY: what gb_blur does with an axis. */
 double gb_effective_sigma (double sigma);

@@ -70,19 +70,32 @@ struct yvv_f
     gb_yvv_blockw_row (&k.c, i, tab);
   }
 
+  /* The double stages (short last blocks, and the fused kernel). */
+  static __device__ __forceinline__ void
+  partial_d (float *v, int n, const K &k, double *zc, double *za)
+  {
+    gb_yvv_partial (v, 1, n, N, &k.c, zc, za);
+  }
+
+  static __device__ __forceinline__ void
+  final_d (float *v, int n, const K &k, const double *s, const double *t)
+  {
+    gb_yvv_final (v, 1, n, N, &k.c, s, t);
+  }
+
   static __device__ __forceinline__ void
   partial (float *v, int n, const K &k, const Tab *tab, T *zc, T *za)
   {
     if (n == N)
       gb_yvv_partial_w (v, 1, tab, zc, za);
     else
-      gb_yvv_partial (v, 1, n, N, &k.c, zc, za);
+      partial_d (v, n, k, zc, za);
   }
 
   static __device__ __forceinline__ void
   final (float *v, int n, const K &k, const FTab *, const T *s, const T *t)
   {
-    gb_yvv_final (v, 1, n, N, &k.c, s, t);
+    final_d (v, n, k, s, t);
   }
 };
 
@@ -106,6 +119,19 @@ struct deriche_f
     gb_deriche_blockf_row (&k.m, i, tab);
   }
 
+  static __device__ __forceinline__ void
+  partial_d (float *v, int n, const K &k, double *zc, double *za)
+  {
+    gb_deriche_partial (v, 1, n, N, &k.m, zc, za);
+  }
+
+  static __device__ __forceinline__ void
+  final_d (float *v, int n, const K &k, const double *s, const double *t)
+  {
+    float tmp[N];
+    gb_deriche_final (v, 1, n, N, &k.m, s, t, tmp);
+  }
+
   /* Whole blocks (n == N, known at compile time in the kernels) in
    * single precision; a line's short last block in double. */
   static __device__ __forceinline__ void
@@ -117,7 +143,7 @@ struct deriche_f
         return;
       }
     double c[S], a[S];
-    gb_deriche_partial (v, 1, n, N, &k.m, c, a);
+    partial_d (v, n, k, c, a);
     for (int j = 0; j < S; j++)
       {
         zc[j] = (float) c[j];
@@ -129,9 +155,9 @@ struct deriche_f
   final (float *v, int n, const K &k, const Tab *tab, const T *s,
          const T *t)
   {
-    float tmp[N];
     if (n == N)
       {
+        float tmp[N];
         gb_deriche_final_f (v, 1, tab, s, t, tmp);
         return;
       }
@@ -141,7 +167,7 @@ struct deriche_f
         sd[j] = s[j];
         td[j] = t[j];
       }
-    gb_deriche_final (v, 1, n, N, &k.m, sd, td, tmp);
+    final_d (v, n, k, sd, td);
   }
 };
 
@@ -460,6 +486,15 @@ carry_walk (T *st, int nb, int lines, int line, int j0, bool forward, int p0,
     }
 }
 
+/* Block b's carry constants among a line's nb blocks (the last one may be
+ * short). */
+template <class K>
+__device__ __forceinline__ auto
+block_of (const K &k, int b, int nb)
+{
+  return b == nb - 1 ? &k.tail : &k.full;
+}
+
 /* Where a carry thread works: its line, and its warp's segment. */
 struct carry_site
 {
@@ -516,7 +551,7 @@ yvv_carry_kernel (const float *__restrict__ src, yvv_f::T *__restrict__ st,
   constexpr int V = 12;
   const int lines = (VERT ? w : h) * C;
   const carry_site cs (nb, lines);
-  const auto blk = [&] (int b) { return b == nb - 1 ? &k.tail : &k.full; };
+  const auto blk = [&] (int b) { return block_of (k, b, nb); };
   double first = 0.0, last = 0.0, s[3] = { 0.0, 0.0, 0.0 }, t[3];
   if (cs.ok)
     line_ends<C, VERT> (src, w, h, cs.line, &first, &last);
@@ -602,7 +637,7 @@ deriche_carry_kernel (const float *__restrict__ src,
   const int lines = (VERT ? w : h) * C;
   const carry_site cs (nb, lines);
   const bool causal = blockIdx.y == 0;
-  const auto blk = [&] (int b) { return b == nb - 1 ? &k.tail : &k.full; };
+  const auto blk = [&] (int b) { return block_of (k, b, nb); };
   double a[4] = { 0.0, 0.0, 0.0, 0.0 }, pw[4] = { 1.0, 0.0, 1.0, 0.0 };
   if (cs.ok)
     carry_walk<4, false, false> (st, nb, lines, cs.line, causal ? 0 : 4,
@@ -688,41 +723,25 @@ fused_fits (int S, int N, bool vert, int nb)
   return nb <= FUSED_MAX_BLOCKS && fused_shm (S, N, vert, nb) <= shm_optin ();
 }
 
-/* Block b's state values j of this lane's line, in shared memory. */
-__device__ __forceinline__ double &
-fused_state (double *zs, int S, int b, int j, int lane)
-{
-  return zs[(b * 2 * S + j) * 32 + lane];
-}
-
+/* The carries of the fused kernel's 32 lines, in shared memory laid out
+ * as the carry kernels' states (state_at with 32 lines). */
 __device__ __forceinline__ void
 fused_carries (const yvv_f::K &k, double *zs, int nb, int warp, int lane,
                double first, double last)
 {
   if (warp != 0)
     return;
-  const auto blk = [&] (int b) { return b == nb - 1 ? &k.tail : &k.full; };
-  double s[3] = { first, first, first }, t[3], z[3], zc[3];
-  for (int b = 0; b < nb; b++)
-    {
-      for (int j = 0; j < 3; j++)
-        z[j] = fused_state (zs, 3, b, j, lane);
-      gb_yvv_carry_causal (blk (b), s, z);
-      for (int j = 0; j < 3; j++)
-        fused_state (zs, 3, b, j, lane) = z[j];
-    }
+  const auto blk = [&] (int b) { return block_of (k, b, nb); };
+  double s[3] = { first, first, first }, t[3];
+  carry_walk<3, false, true> (zs, nb, 32, lane, 0, true, 0, nb,
+                              [&] (int b, double *z, const double *) {
+                                gb_yvv_carry_causal (blk (b), s, z);
+                              });
   gb_yvv_carry_turn (&k.c, s, last, k.naive, t);
-  for (int b = nb - 1; b >= 0; b--)
-    {
-      for (int j = 0; j < 3; j++)
-        {
-          z[j] = fused_state (zs, 3, b, 3 + j, lane);
-          zc[j] = fused_state (zs, 3, b, j, lane);
-        }
-      gb_yvv_carry_anticausal (blk (b), t, z, zc);
-      for (int j = 0; j < 3; j++)
-        fused_state (zs, 3, b, 3 + j, lane) = z[j];
-    }
+  carry_walk<3, true, true> (zs, nb, 32, lane, 3, false, 0, nb,
+                             [&] (int b, double *z, const double *zc) {
+                               gb_yvv_carry_anticausal (blk (b), t, z, zc);
+                             });
 }
 
 __device__ __forceinline__ void
@@ -730,51 +749,17 @@ fused_carries (const deriche_f::K &k, double *zs, int nb, int warp, int lane,
                double first, double last)
 {
   /* Warp 0 the causal pass, warp 1 (or 0 alone) the anticausal one. */
-  const auto blk = [&] (int b) { return b == nb - 1 ? &k.tail : &k.full; };
   for (int pass = 0; pass < 2; pass++)
     if (warp == (pass && nb > 1 ? 1 : 0))
       {
-        double s[4], z[4];
+        double s[4];
         gb_deriche_carry_start (&k.m, pass ? last : first, s);
-        for (int i = 0; i < nb; i++)
-          {
-            const int b = pass ? nb - 1 - i : i;
-            for (int j = 0; j < 4; j++)
-              z[j] = fused_state (zs, 4, b, 4 * pass + j, lane);
-            gb_deriche_carry_step (blk (b), s, z);
-            for (int j = 0; j < 4; j++)
-              fused_state (zs, 4, b, 4 * pass + j, lane) = z[j];
-          }
+        carry_walk<4, false, true> (zs, nb, 32, lane, 4 * pass, !pass, 0, nb,
+                                    [&] (int b, double *z, const double *) {
+                                      gb_deriche_carry_step (
+                                        block_of (k, b, nb), s, z);
+                                    });
       }
-}
-
-__device__ __forceinline__ void
-partial_d (float *v, int n, int nmax, const yvv_f::K &k, double *zc,
-           double *za)
-{
-  gb_yvv_partial (v, 1, n, nmax, &k.c, zc, za);
-}
-
-__device__ __forceinline__ void
-partial_d (float *v, int n, int nmax, const deriche_f::K &k, double *zc,
-           double *za)
-{
-  gb_deriche_partial (v, 1, n, nmax, &k.m, zc, za);
-}
-
-__device__ __forceinline__ void
-final_d (float *v, int n, int nmax, const yvv_f::K &k, const double *s,
-         const double *t)
-{
-  gb_yvv_final (v, 1, n, nmax, &k.c, s, t);
-}
-
-__device__ __forceinline__ void
-final_d (float *v, int n, int nmax, const deriche_f::K &k, const double *s,
-         const double *t)
-{
-  float tmp[GB_BLOCK_LEN_DERICHE];
-  gb_deriche_final (v, 1, n, nmax, &k.m, s, t, tmp);
 }
 
 template <class F, int C, bool VERT>
@@ -795,14 +780,11 @@ fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
   if (t.valid)
     {
       if (n == N)
-        partial_d (v, N, N, k, zc, za);
+        F::partial_d (v, N, k, zc, za);
       else
-        partial_d (v, n, N, k, zc, za);
-      for (int j = 0; j < S; j++)
-        {
-          fused_state (zs, S, b, j, lane) = zc[j];
-          fused_state (zs, S, b, S + j, lane) = za[j];
-        }
+        F::partial_d (v, n, k, zc, za);
+      state_store<S> (zs, b, 0, 32, lane, zc);
+      state_store<S> (zs, b, S, 32, lane, za);
     }
   __syncthreads ();
   if (t.valid)
@@ -815,15 +797,12 @@ fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
   t.load (src, w, h, b, n, sm, v);
   if (t.valid)
     {
-      for (int j = 0; j < S; j++)
-        {
-          zc[j] = fused_state (zs, S, b, j, lane);
-          za[j] = fused_state (zs, S, b, S + j, lane);
-        }
+      state_load<S> (zs, b, 0, 32, lane, zc);
+      state_load<S> (zs, b, S, 32, lane, za);
       if (n == N)
-        final_d (v, N, N, k, zc, za);
+        F::final_d (v, N, k, zc, za);
       else
-        final_d (v, n, N, k, zc, za);
+        F::final_d (v, n, k, zc, za);
     }
   t.store (dst, w, h, b, n, sm, v);
 }

@@ -82,7 +82,7 @@ gb_cuda_bench_kernels (const gb_params *params, int w, int h, int c, int reps,
                             &res);
       if (whole)
         return gb_cuda_rec_plan_launch (rplan, a, b, c3, w, h, c, 0, &res);
-      if (gb_cuda_fir_fusable (&plan))
+      if (gb_cuda_fir_fusable (&plan, c))
         return gb_cuda_fir_fused (&plan, a, b, w, h, c, 0, h, 0);
       gb_status r = GB_OK;
       if (params->sigma_x > 0)

@@ -14,7 +14,7 @@ fir (const gb_params *p, float *a, float *b, int w, int h, int ch,
   if (st != GB_OK)
     return st;
   float *cur = a;
-  if (gb_cuda_fir_fusable (&plan))
+  if (gb_cuda_fir_fusable (&plan, ch))
     {
       st = gb_cuda_fir_fused (&plan, a, b, w, h, ch, 0, h, s);
       cur = b;

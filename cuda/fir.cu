@@ -413,14 +413,37 @@ fir_v_kernel (const float *__restrict__ in, float *__restrict__ out, int w,
       store_px<C> (out + (size_t) (y0 + j) * pitch + (size_t) x * C, acc[j]);
 }
 
-template <int C, bool INCR, int TW, int TH, int NW, int FN>
-gb_status
-launch_fused_tile (const gb_cuda_fir_plan *pl, const float *src, float *dst,
-                   int w, int h, int row0, int row1, cudaStream_t s)
+/* Tile shapes measured on an H200 (4K image, sigma 2, kernel ms) among
+ * 32x32, 32x64, 64x32, 32x96, 32x128 and 64x64 tiles of 4 to 16 warps and
+ * rings of 4 or 8: RGBA and RGB take 32x64 tiles with rings of 4 (RGBA
+ * 0.141, RGB 0.120; rings of 8, wider tiles or more warps were slower),
+ * grey and grey-alpha 64x64 tiles with rings of 8 (0.051 and 0.070,
+ * against 0.083 and 0.080 with the RGBA shape). */
+template <int C> struct fused_shape
 {
-  typedef fused_geom<TW, TH, NW, FN> G;
-  size_t smem = sizeof (float) * G (pl->radius_x, pl->radius_y).floats (C);
-  auto kern = fir_fused_kernel<C, INCR, TW, TH, NW, FN>;
+  static constexpr int TW = 32, TH = 64, NW = 8, FN = 4;
+};
+template <> struct fused_shape<1> { static constexpr int TW = 64, TH = 64, NW = 8, FN = 8; };
+template <> struct fused_shape<2> : fused_shape<1> {};
+
+template <int C>
+size_t
+fused_bytes (const gb_cuda_fir_plan *pl)
+{
+  typedef fused_shape<C> S;
+  return sizeof (float)
+         * fused_geom<S::TW, S::TH, S::NW, S::FN> (pl->radius_x,
+                                                   pl->radius_y).floats (C);
+}
+
+template <int C, bool INCR>
+gb_status
+launch_fused (const gb_cuda_fir_plan *pl, const float *src, float *dst, int w,
+              int h, int row0, int row1, cudaStream_t s)
+{
+  typedef fused_shape<C> S;
+  const size_t smem = fused_bytes<C> (pl);
+  auto kern = fir_fused_kernel<C, INCR, S::TW, S::TH, S::NW, S::FN>;
   GB_CUDA_TRY (cudaFuncSetAttribute (kern,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      (int) smem), GB_ERR_CUDA_LAUNCH);
@@ -428,32 +451,13 @@ launch_fused_tile (const gb_cuda_fir_plan *pl, const float *src, float *dst,
   GB_CUDA_TRY (cudaFuncSetAttribute (kern,
                                      cudaFuncAttributePreferredSharedMemoryCarveout,
                                      100), GB_ERR_CUDA_LAUNCH);
-  dim3 block (32, NW);
-  dim3 grid ((w + TW - 1) / TW, (row1 - row0 + TH - 1) / TH);
+  dim3 block (32, S::NW);
+  dim3 grid ((w + S::TW - 1) / S::TW, (row1 - row0 + S::TH - 1) / S::TH);
   kern<<<grid, block, smem, s>>> (src, dst, w, h, row0, row1,
                                   pl->d_taps_x, pl->radius_x, pl->norm_x,
                                   pl->inv2s2_x, pl->d_taps_y, pl->radius_y,
                                   pl->norm_y, pl->inv2s2_y);
   return gb_cuda_check_launch ("fir_fused_kernel");
-}
-
-/* Tile shapes measured on an H200 (4K image, sigma 2, kernel ms) among
- * 32x32, 32x64, 64x32, 32x96, 32x128 and 64x64 tiles of 4 to 16 warps and
- * rings of 4 or 8: RGBA and RGB take 32x64 tiles with rings of 4 (RGBA
- * 0.141, RGB 0.120; rings of 8, wider tiles or more warps were slower),
- * grey and grey-alpha 64x64 tiles with rings of 8 (0.051 and 0.070,
- * against 0.083 and 0.080 with the RGBA shape). */
-template <int C, bool INCR>
-gb_status
-launch_fused (const gb_cuda_fir_plan *pl, const float *src, float *dst, int w,
-              int h, int row0, int row1, cudaStream_t s)
-{
-  if constexpr (C <= 2)
-    return launch_fused_tile<C, INCR, 64, 64, 8, 8> (pl, src, dst, w, h, row0,
-                                                     row1, s);
-  else
-    return launch_fused_tile<C, INCR, 32, 64, 8, 4> (pl, src, dst, w, h, row0,
-                                                     row1, s);
 }
 
 template <int C, bool INCR>
@@ -599,10 +603,23 @@ gb_cuda_fir_v (const gb_cuda_fir_plan *pl, const float *src, float *dst, int w, 
 }
 
 int
-gb_cuda_fir_fusable (const gb_cuda_fir_plan *pl)
+gb_cuda_fir_fusable (const gb_cuda_fir_plan *pl, int channels)
 {
-  return pl->radius_x > 0 && pl->radius_y > 0
-         && pl->radius_x <= GB_CUDA_FUSED_RMAX && pl->radius_y <= GB_CUDA_FUSED_RMAX;
+  if (!(pl->radius_x > 0 && pl->radius_y > 0
+        && pl->radius_x <= GB_CUDA_FUSED_RMAX
+        && pl->radius_y <= GB_CUDA_FUSED_RMAX))
+    return 0;
+  /* The tile and its halos in shared memory (90 KB for RGBA at radius
+   * 12, more than a Turing block may have), and the static taps. */
+  size_t bytes;
+  switch (channels)
+    {
+    case 1: bytes = fused_bytes<1> (pl); break;
+    case 2: bytes = fused_bytes<2> (pl); break;
+    case 3: bytes = fused_bytes<3> (pl); break;
+    default: bytes = fused_bytes<4> (pl); break;
+    }
+  return bytes + 2 * 32 * sizeof (float) <= gb_cuda_shm_optin ();
 }
 
 gb_status

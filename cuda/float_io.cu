@@ -131,7 +131,7 @@ gb_status
 upload_and_h (job *j, int n_bands, float **result)
 {
   /* The fused kernel does both passes after the upload. */
-  const int do_x = j->p->sigma_x > 0.0 && !gb_cuda_fir_fusable (&j->plan);
+  const int do_x = j->p->sigma_x > 0.0 && !gb_cuda_fir_fusable (&j->plan, j->c);
   for (int i = 0; i < n_bands; i++)
     {
       int r0, r1;
@@ -159,7 +159,7 @@ gb_status
 v_and_download (job *j, int n_bands, float *input)
 {
   const size_t row_bytes = j->row_floats * sizeof (float);
-  const int fused = gb_cuda_fir_fusable (&j->plan);
+  const int fused = gb_cuda_fir_fusable (&j->plan, j->c);
   float *out = input == gb_ctx.d_a ? gb_ctx.d_b : gb_ctx.d_a;
   if (!(j->p->sigma_y > 0.0))
     out = input;

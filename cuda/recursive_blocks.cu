@@ -700,27 +700,11 @@ fused_shm (int S, int N, bool vert, int nb)
          + (vert ? 0 : sizeof (float) * nb * 32 * (N + 1));
 }
 
-/* The most shared memory a thread block may have on this device (64 KB
- * on Turing, 227 KB on Hopper). */
-size_t
-shm_optin ()
-{
-  static const size_t most = [] {
-    int dev = 0, v = 48 * 1024;
-    if (cudaGetDevice (&dev) != cudaSuccess
-        || cudaDeviceGetAttribute (&v, cudaDevAttrMaxSharedMemoryPerBlockOptin,
-                                   dev) != cudaSuccess)
-      v = 48 * 1024;
-    return (size_t) v;
-  } ();
-  return most;
-}
-
 /* Whether an axis of nb blocks a line takes the fused kernel. */
 bool
 fused_fits (int S, int N, bool vert, int nb)
 {
-  return nb <= FUSED_MAX_BLOCKS && fused_shm (S, N, vert, nb) <= shm_optin ();
+  return nb <= FUSED_MAX_BLOCKS && fused_shm (S, N, vert, nb) <= gb_cuda_shm_optin ();
 }
 
 /* The carries of the fused kernel's 32 lines, in shared memory laid out
@@ -820,7 +804,7 @@ run_fused (const typename F::K &k, const float *src, float *dst, int w, int h,
    * microseconds). */
   static const cudaError_t allowed = cudaFuncSetAttribute (
     fused_kernel<F, C, VERT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-    (int) std::min (shm_optin (),
+    (int) std::min (gb_cuda_shm_optin (),
                     fused_shm (F::S, F::N, VERT, FUSED_MAX_BLOCKS)));
   if (shm > 48 * 1024 && allowed != cudaSuccess)
     return gb_cuda_fail (allowed, GB_ERR_CUDA_LAUNCH,

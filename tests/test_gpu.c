@@ -103,7 +103,9 @@ compare_one (const options *o, const char *what, const tu_image *src,
 static void
 fir_matrix (uint64_t *seed, int quick)
 {
-  static const double sigmas[] = { 0.5, 1.0, 2.5, 7.0, 30.0 };
+  /* 2.5 and 4 are the fused kernel's radii 8 and 12 (its two shapes'
+   * largest halos); 7 and 30 take the two-pass kernels. */
+  static const double sigmas[] = { 0.5, 1.0, 2.5, 4.0, 7.0, 30.0 };
   static const struct { int w, h, pad; } sizes[] = {
     { 1, 1, 0 }, { 1, 57, 3 }, { 61, 1, 0 }, { 37, 23, 5 }, { 1000, 700, 0 },
   };
@@ -175,6 +177,7 @@ fir_photos_and_bands (uint64_t *seed, int quick)
       compare_one (&o, "bands", &big, 5.0, 5.0, 0);
       o.taps = GB_TAPS_INCREMENTAL;
       compare_one (&o, "bands fused", &big, 2.0, 1.0, 0);
+      compare_one (&o, "bands fused 12", &big, 4.0, 3.0, 0);
       tu_free (&big);
     }
 }

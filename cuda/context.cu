@@ -191,7 +191,7 @@ gb_cuda_init_locked (void)
   GB_CUDA_TRY (cudaSetDevice (best), GB_ERR_CUDA_NO_DEVICE);
   gb_ctx.device = best;
   gb_ctx.sm_count = prop.multiProcessorCount;
-  gb_ctx.shm_optin = prop.sharedMemPerBlockOptin;
+  gb_ctx.shm_optin = gb_cuda_shm_limit (prop.sharedMemPerBlockOptin);
   snprintf (gb_ctx.name, sizeof gb_ctx.name, "%.190s", prop.name);
   gb_ctx.ready = 1;   /* from here release_locked undoes what exists */
   for (int i = 0; i < GB_N_STREAMS; i++)

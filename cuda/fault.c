@@ -21,3 +21,14 @@ gb_cuda_fault_status (void)
     return GB_ERR_CUDA_COPY;
   return GB_OK;
 }
+
+size_t
+gb_cuda_shm_limit (size_t device_optin)
+{
+  const char *l = getenv ("GB_CUDA_SHM_LIMIT");
+  char *end = NULL;
+  unsigned long long v = l ? strtoull (l, &end, 10) : 0;
+  if (!l || end == l || *end != '\0' || v == 0 || v >= device_optin)
+    return device_optin;
+  return (size_t) v;
+}

@@ -6,6 +6,8 @@
 #ifndef GB_CUDA_FAULT_H
 #define GB_CUDA_FAULT_H
 
+#include <stddef.h>
+
 #include "../engine/gblur.h"
 
 #ifdef __cplusplus
@@ -20,6 +22,12 @@ int gb_cuda_fault_at (const char *point);
 gb_status gb_cuda_fault_status (void);
 
 #define GB_CUDA_FAULT_DEVICE_NAME "simulated device (GB_CUDA_FAULT)"
+
+/* The shared memory a thread block may opt in to: the device's, or less
+ * where GB_CUDA_SHM_LIMIT (bytes) says so, so that the paths taken on
+ * devices with less (65536 on Turing, 101376 on consumer Ampere and
+ * Ada) run and are tested on any GPU. */
+size_t gb_cuda_shm_limit (size_t device_optin);
 
 #ifdef __cplusplus
 }

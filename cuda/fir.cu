@@ -5,7 +5,8 @@
  * output j reads ring[(j + t) % N] (a compile-time index once unrolled),
  * then the slot of tap t, no longer needed, takes the next input.  Each
  * input is thus read once per thread, and no register is ever shifted.
- * Tap counts are rounded up to whole ring blocks with zero weights.
+ * Tap counts are rounded up to whole ring blocks with zero weights,
+ * except in the fused kernel's rings of 4, which run a last partial block.
  *   fused (radius <= GB_CUDA_FUSED_RMAX on both axes): one kernel per tile
  *     copies the tile and its halos once into shared memory (cp.async),
  *     filters the rows in place and the columns out to global memory, so
@@ -47,13 +48,7 @@ constexpr size_t h_bytes (int chunk)
 constexpr int V_ROWS = 16;    /* outputs per thread along y */
 constexpr int V_BX = 32, V_BY = 4;
 constexpr int RESEED = 4;
-constexpr int TAP_PAD = 32;   /* >= the largest ring size */
-
-__host__ __device__ constexpr int
-round_up (int n, int m)
-{
-  return (n + m - 1) / m * m;
-}
+constexpr int TAP_PAD = 32;   /* zeros after the taps of a table */
 
 /* Taps for k = -R, -R+1, ... in order, 0 beyond R. */
 template <bool INCR, bool SHARED = false>
@@ -84,27 +79,55 @@ struct taps_walk
   }
 };
 
-/* acc[j] += sum_t w(k0 + t) * in(j + t) for t in [0, ntaps), ntaps a
- * multiple of N; ring[s] holds in(s) on entry; fetch(o, px) loads in(o). */
-template <int N, int C, bool INCR, class Fetch, bool SH>
+/* acc[j] += sum_t w(k0 + t) * in(j + t) for t in [0, ntaps); ring[s]
+ * holds in(s) on entry; fetch(o, px) loads in(o), o < ntaps + N.  Whole
+ * blocks of N taps; with TAIL, then the last ntaps % N taps with the same
+ * ring indices (a tap's slot is refetched only after its last reader),
+ * without it ntaps must be a whole number of blocks (zero taps pad it).
+ * The fused kernel's rings of 4 take the tail (RGBA at sigma 2: 13 taps,
+ * not 16, 0.138 -> 0.128 ms on an H200); the unrolled tails of the rings
+ * of 8 and 16 made those kernels slower (two passes at sigma 5: 0.224 ->
+ * 0.256 ms), so they pad. */
+template <int N, int C, bool INCR, bool TAIL, class Fetch, bool SH>
 __device__ __forceinline__ void
 ring_convolve (float (&acc)[N][C], float (&ring)[N][C], taps_walk<INCR, SH> &taps,
                int k0, int ntaps, Fetch fetch)
 {
-  for (int kb = 0; kb < ntaps; kb += N)
+  auto tap = [&] (int kb, int t) {
+    const float w = taps.at (k0 + kb + t);
+#pragma unroll
+    for (int j = 0; j < N; j++)
+#pragma unroll
+      for (int ch = 0; ch < C; ch++)
+        acc[j][ch] = fmaf (w, ring[(j + t) % N][ch], acc[j][ch]);
+    fetch (kb + N + t, ring[t]);
+  };
+  const int tail = TAIL ? ntaps % N : 0, whole = ntaps - tail;
+  for (int kb = 0; kb < whole; kb += N)
+#pragma unroll
+    for (int t = 0; t < N; t++)
+      tap (kb, t);
+  if constexpr (TAIL)
     {
 #pragma unroll
-      for (int t = 0; t < N; t++)
-        {
-          const float w = taps.at (k0 + kb + t);
-#pragma unroll
-          for (int j = 0; j < N; j++)
-#pragma unroll
-            for (int ch = 0; ch < C; ch++)
-              acc[j][ch] = fmaf (w, ring[(j + t) % N][ch], acc[j][ch]);
-          fetch (kb + N + t, ring[t]);
-        }
+      for (int t = 0; t < N - 1; t++)
+        if (t < tail)
+          tap (whole, t);
     }
+}
+
+__host__ __device__ constexpr int
+round_up (int n, int m)
+{
+  return (n + m - 1) / m * m;
+}
+
+/* Taps a ring of N runs for 2r + 1 (whole blocks unless TAIL). */
+template <int N, bool TAIL>
+__host__ __device__ constexpr int
+ring_taps (int r)
+{
+  return TAIL ? 2 * r + 1 : round_up (2 * r + 1, N);
 }
 
 template <int N, int C>
@@ -226,6 +249,7 @@ fir_fused_kernel (const float *__restrict__ in, float *__restrict__ out,
                   const float *__restrict__ ty, int ry, float ny, float iy)
 {
   typedef fused_geom<TW, TH, NW, F_N> G;
+  constexpr bool TAIL = F_N == 4;
   extern __shared__ __align__ (16) float smem[];   /* [lh][pin][C] */
   __shared__ float s_taps[2][32];   /* both axes' table taps */
   static_assert (sizeof s_taps == FUSED_STATIC_BYTES, "static shared");
@@ -261,7 +285,7 @@ fir_fused_kernel (const float *__restrict__ in, float *__restrict__ out,
    * consecutive rows: the odd pitch puts them in distinct banks) and
    * column group i / lh, F_N outputs each. */
   {
-    const int ntx = round_up (2 * rx + 1, F_N);
+    const int ntx = ring_taps<F_N, TAIL> (rx);
     const int items = g.lh * G::GROUPS;
     float res[G::ROW_ITEMS][F_N][C];
 #pragma unroll
@@ -281,7 +305,8 @@ fir_fused_kernel (const float *__restrict__ in, float *__restrict__ out,
             for (int s = 0; s < F_N; s++)
               fetch (s, ring[s]);
             taps_walk<INCR, true> taps (s_taps[0], rx, nx, ix);
-            ring_convolve<F_N, C, INCR> (res[it], ring, taps, -rx, ntx, fetch);
+            ring_convolve<F_N, C, INCR, TAIL> (res[it], ring, taps, -rx, ntx,
+                                                fetch);
           }
       }
     __syncthreads ();
@@ -302,7 +327,7 @@ fir_fused_kernel (const float *__restrict__ in, float *__restrict__ out,
   __syncthreads ();
 
   /* 3: columns, a lane per column, F_N outputs per item, to global. */
-  const int nty = round_up (2 * ry + 1, F_N);
+  const int nty = ring_taps<F_N, TAIL> (ry);
 #pragma unroll
   for (int it = 0; it < G::COL_ITEMS; it++)
     {
@@ -318,7 +343,7 @@ fir_fused_kernel (const float *__restrict__ in, float *__restrict__ out,
       for (int s = 0; s < F_N; s++)
         fetch (s, ring[s]);
       taps_walk<INCR, true> taps (s_taps[1], ry, ny, iy);
-      ring_convolve<F_N, C, INCR> (acc, ring, taps, -ry, nty, fetch);
+      ring_convolve<F_N, C, INCR, TAIL> (acc, ring, taps, -ry, nty, fetch);
       const int x = x0 + cx;
 #pragma unroll
       for (int j = 0; j < F_N; j++)
@@ -372,7 +397,7 @@ fir_h_kernel (const float *__restrict__ in, float *__restrict__ out, int w,
 #pragma unroll
       for (int s = 0; s < H_COLS; s++)
         fetch (s, ring[s]);
-      ring_convolve<H_COLS, C, INCR> (acc, ring, taps, kc, kn, fetch);
+      ring_convolve<H_COLS, C, INCR, false> (acc, ring, taps, kc, kn, fetch);
     }
 
   /* Stage through shared memory so the stores are coalesced. */
@@ -419,8 +444,8 @@ fir_v_kernel (const float *__restrict__ in, float *__restrict__ out, int w,
 #pragma unroll
   for (int s = 0; s < V_ROWS; s++)
     fetch (s, ring[s]);
-  ring_convolve<V_ROWS, C, INCR> (acc, ring, taps, -R,
-                                  round_up (2 * R + 1, V_ROWS), fetch);
+  ring_convolve<V_ROWS, C, INCR, false> (acc, ring, taps, -R,
+                                         ring_taps<V_ROWS, false> (R), fetch);
 #pragma unroll
   for (int j = 0; j < V_ROWS; j++)
     if (y0 + j < row1)
@@ -574,7 +599,7 @@ upload_taps (double sigma, gb_taps_mode mode, int *radius, float **d_taps,
   float *half = gb_fir_taps_float (sigma, mode, &r);
   if (!half)
     return GB_ERR_NO_MEMORY;
-  /* Zeros past the last tap let kernels run whole ring blocks. */
+  /* Zeros past the last tap: the fused kernel copies 32 taps of a table. */
   const int n = 2 * r + 1 + TAP_PAD;
   float *full = (float *) calloc (n, sizeof (float));
   if (!full)

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 
 #include "cuda_internal.h"
+#include "device_util.cuh"
 #include "../engine/coefficients.h"
 
 namespace {
@@ -145,72 +146,6 @@ __device__ __forceinline__ int
 clampi (int v, int lo, int hi)
 {
   return v < lo ? lo : (v > hi ? hi : v);
-}
-
-template <int C> struct vec;
-template <> struct vec<1> { typedef float t; };
-template <> struct vec<2> { typedef float2 t; };
-template <> struct vec<4> { typedef float4 t; };
-
-/* A pixel of C interleaved floats, read with one vector access where C
- * allows: through the read-only cache (global) or plainly (shared). */
-template <int C, bool GLOBAL = true>
-__device__ __forceinline__ void
-load_px (const float *p, float (&v)[C])
-{
-  if constexpr (C == 3)
-    {
-#pragma unroll
-      for (int ch = 0; ch < 3; ch++)
-        v[ch] = GLOBAL ? __ldg (p + ch) : p[ch];
-    }
-  else
-    {
-      typedef typename vec<C>::t V;
-      V q = GLOBAL ? __ldg (reinterpret_cast<const V *> (p))
-                   : *reinterpret_cast<const V *> (p);
-      const float *f = reinterpret_cast<const float *> (&q);
-#pragma unroll
-      for (int ch = 0; ch < C; ch++)
-        v[ch] = f[ch];
-    }
-}
-
-template <int C>
-__device__ __forceinline__ void
-store_px (float *p, const float (&v)[C])
-{
-  if constexpr (C == 3)
-    {
-      p[0] = v[0]; p[1] = v[1]; p[2] = v[2];
-    }
-  else
-    {
-      typedef typename vec<C>::t V;
-      V q;
-      float *f = reinterpret_cast<float *> (&q);
-#pragma unroll
-      for (int ch = 0; ch < C; ch++)
-        f[ch] = v[ch];
-      *reinterpret_cast<V *> (p) = q;
-    }
-}
-
-/* A pixel from global to shared memory without passing through registers;
- * cp.async moves 4, 8 or 16 bytes, so three channels take three copies.
- * Callers wait with __pipeline_commit and __pipeline_wait_prior. */
-template <int C>
-__device__ __forceinline__ void
-copy_px_async (float *sh, const float *g)
-{
-  if constexpr (C == 3)
-    {
-#pragma unroll
-      for (int ch = 0; ch < 3; ch++)
-        __pipeline_memcpy_async (sh + ch, g + ch, sizeof (float));
-    }
-  else
-    __pipeline_memcpy_async (sh, g, sizeof (float) * C);
 }
 
 /* ---------------------------------------------------------------- fused */
@@ -450,22 +385,6 @@ fir_v_kernel (const float *__restrict__ in, float *__restrict__ out, int w,
   for (int j = 0; j < V_ROWS; j++)
     if (y0 + j < row1)
       store_px<C> (out + (size_t) (y0 + j) * pitch + (size_t) x * C, acc[j]);
-}
-
-/* Past 48 KB a kernel must be allowed its shared memory.  Once per
- * kernel, for the most it may take: a call per launch cost microseconds,
- * which timed launches and banded passes paid every time. */
-template <class Kernel>
-cudaError_t
-allow_shared (Kernel kern, size_t most, bool all_shared)
-{
-  cudaError_t e = cudaFuncSetAttribute (
-    kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int) most);
-  /* All of the unified L1 as shared memory: room for one more block. */
-  if (e == cudaSuccess && all_shared)
-    e = cudaFuncSetAttribute (
-      kern, cudaFuncAttributePreferredSharedMemoryCarveout, 100);
-  return e;
 }
 
 /* Tile shapes measured on an H200 (4K image, sigma 2, kernel ms) among

@@ -27,6 +27,7 @@
 #include <algorithm>
 
 #include "cuda_internal.h"
+#include "device_util.cuh"
 #include "../engine/coefficients.h"
 #include "../engine/recursive_blocks.h"
 
@@ -799,13 +800,12 @@ run_fused (const typename F::K &k, const float *src, float *dst, int w, int h,
   const int tiles = VERT ? (w * C + 31) / 32
                          : (h + tile_rows<C> - 1) / tile_rows<C>;
   const size_t shm = fused_shm (F::S, F::N, VERT, nb);
-  /* Past 48 KB the kernel must be allowed its shared memory: once, for
-   * the longest lines it may take here (a call per launch cost
-   * microseconds). */
-  static const cudaError_t allowed = cudaFuncSetAttribute (
-    fused_kernel<F, C, VERT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-    (int) std::min (gb_cuda_shm_optin (),
-                    fused_shm (F::S, F::N, VERT, FUSED_MAX_BLOCKS)));
+  /* For the longest lines it may take here. */
+  static const cudaError_t allowed = allow_shared (
+    fused_kernel<F, C, VERT>,
+    std::min (gb_cuda_shm_optin (),
+              fused_shm (F::S, F::N, VERT, FUSED_MAX_BLOCKS)),
+    false);
   if (shm > 48 * 1024 && allowed != cudaSuccess)
     return gb_cuda_fail (allowed, GB_ERR_CUDA_LAUNCH,
                          "cudaFuncSetAttribute (fused_kernel)");

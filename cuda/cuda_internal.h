@@ -191,8 +191,10 @@ gb_status gb_cuda_edge_run (const gb_params *params, float *a, float *b, float *
                        int w, int h, int channels, int sm_count,
                        cudaStream_t s, float **result);
 
-/* Algorithm C's blocks per line on the GPU: blocks_per_stripe, or about
- * 1024 threads per multiprocessor, blocks no shorter than 64 pixels. */
+/* Blocks per line of the edge-aware filters on the GPU: blocks_per_stripe,
+ * or for Algorithm C about 1024 threads per multiprocessor in blocks no
+ * shorter than 64 pixels, for Algorithm A's exact blocks 48 a line in
+ * blocks no shorter than 16 pixels. */
 int gb_cuda_edge_blocks (const gb_params *params, int lines, int L,
                         int sm_count);
 

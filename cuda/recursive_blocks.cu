@@ -452,22 +452,29 @@ line_ends (const float *src, int w, int h, int line, double *first,
  * Lanes hold neighbouring lines, so the states' loads are coalesced. */
 constexpr int CHUNK = 8;          /* blocks whose loads are issued together */
 constexpr int CARRY_MAX_WARPS = 12;
+/* Deriche's carries issue 4 blocks' loads at a time and are held to 80
+ * registers, two thread blocks of 12 warps a multiprocessor: with 8 they
+ * took 137 registers, one thread block (18 % occupancy), and waited on
+ * memory (4K RGBA rows 58 us, a quarter of the filter; H200).  YvV's
+ * (3 x 3 maps) spill below 147 registers and keep the 8. */
+constexpr int DERICHE_CHUNK = 4;
 
 /* Walks positions [p0, p1) of a line's blocks (block b = p, or nb-1-p
  * against the line), their loads issued CHUNK at a time so that one
  * memory latency serves CHUNK steps.  step (b, z, zc) gets block b's
  * partial state z (values j0.. of its states) and, WITH_ZC, its causal
  * entry state zc; with STORE, z is stored back after the step. */
-template <int S, bool WITH_ZC, bool STORE, class T, class Step>
+template <int S, bool WITH_ZC, bool STORE, int CH = CHUNK, class T,
+          class Step>
 __device__ __forceinline__ void
 carry_walk (T *st, int nb, int lines, int line, int j0, bool forward, int p0,
             int p1, Step step)
 {
-  for (int c = p0; c < p1; c += CHUNK)
+  for (int c = p0; c < p1; c += CH)
     {
-      double z[CHUNK][S], zc[WITH_ZC ? CHUNK : 1][S];
+      double z[CH][S], zc[WITH_ZC ? CH : 1][S];
 #pragma unroll
-      for (int i = 0; i < CHUNK; i++)
+      for (int i = 0; i < CH; i++)
         if (c + i < p1)
           {
             const int b = forward ? c + i : nb - 1 - c - i;
@@ -476,7 +483,7 @@ carry_walk (T *st, int nb, int lines, int line, int j0, bool forward, int p0,
               state_load<S> (st, b, 0, lines, line, zc[WITH_ZC ? i : 0]);
           }
 #pragma unroll
-      for (int i = 0; i < CHUNK; i++)
+      for (int i = 0; i < CH; i++)
         if (c + i < p1)
           {
             const int b = forward ? c + i : nb - 1 - c - i;
@@ -628,7 +635,7 @@ yvv_carry_kernel (const float *__restrict__ src, yvv_f::T *__restrict__ st,
 /* Deriche: the two passes' carries are independent (blockIdx.y picks
  * one); a segment's map is per mode s -> p s + a, p complex. */
 template <int C, bool VERT>
-__global__ void __launch_bounds__ (32 * CARRY_MAX_WARPS)
+__global__ void __launch_bounds__ (32 * CARRY_MAX_WARPS, 2)
 deriche_carry_kernel (const float *__restrict__ src,
                       deriche_f::T *__restrict__ st, int w, int h, int nb,
                       const __grid_constant__ deriche_f::K k)
@@ -641,8 +648,9 @@ deriche_carry_kernel (const float *__restrict__ src,
   const auto blk = [&] (int b) { return block_of (k, b, nb); };
   double a[4] = { 0.0, 0.0, 0.0, 0.0 }, pw[4] = { 1.0, 0.0, 1.0, 0.0 };
   if (cs.ok)
-    carry_walk<4, false, false> (st, nb, lines, cs.line, causal ? 0 : 4,
-                                 causal, cs.p0, cs.p1,
+    carry_walk<4, false, false, DERICHE_CHUNK> (st, nb, lines, cs.line,
+                                                causal ? 0 : 4, causal, cs.p0,
+                                                cs.p1,
                                  [&] (int b, double *z, const double *) {
       gb_deriche_carry_step (blk (b), a, z);
       for (int j = 0; j < 2; j++)
@@ -676,8 +684,9 @@ deriche_carry_kernel (const float *__restrict__ src,
                        + cs.at (sh, V, q, 2 * j + 1);
         e[2 * j] = re;
       }
-  carry_walk<4, false, true> (st, nb, lines, cs.line, causal ? 0 : 4, causal,
-                              cs.p0, cs.p1,
+  carry_walk<4, false, true, DERICHE_CHUNK> (st, nb, lines, cs.line,
+                                             causal ? 0 : 4, causal, cs.p0,
+                                             cs.p1,
                               [&] (int b, double *z, const double *) {
     gb_deriche_carry_step (blk (b), e, z);
   });
@@ -818,9 +827,9 @@ run_fused (const typename F::K &k, const float *src, float *dst, int w, int h,
 
 /* Warps a line's carries share: segments of about CHUNK blocks. */
 inline int
-carry_warps (int nb)
+carry_warps (int nb, int chunk)
 {
-  return std::min (CARRY_MAX_WARPS, std::max (1, (nb + CHUNK - 1) / CHUNK));
+  return std::min (CARRY_MAX_WARPS, std::max (1, (nb + chunk - 1) / chunk));
 }
 
 template <int C, bool VERT>
@@ -828,7 +837,7 @@ gb_status
 carry_c (const float *src, yvv_f::T *st, int w, int h, int nb,
          const yvv_f::K &k, cudaStream_t s)
 {
-  const int lines = (VERT ? w : h) * C, G = k.segments ? carry_warps (nb) : 1;
+  const int lines = (VERT ? w : h) * C, G = k.segments ? carry_warps (nb, CHUNK) : 1;
   const size_t shm = sizeof (double) * 32 * (G * 12 + 3);
   yvv_carry_kernel<C, VERT><<<(lines + 31) / 32, 32 * G, shm, s>>> (
     src, st, w, h, nb, k);
@@ -840,7 +849,7 @@ gb_status
 carry_c (const float *src, deriche_f::T *st, int w, int h, int nb,
          const deriche_f::K &k, cudaStream_t s)
 {
-  const int lines = (VERT ? w : h) * C, G = carry_warps (nb);
+  const int lines = (VERT ? w : h) * C, G = carry_warps (nb, DERICHE_CHUNK);
   const size_t shm = sizeof (double) * 32 * G * 8;
   const dim3 grid ((lines + 31) / 32, 2);
   deriche_carry_kernel<C, VERT><<<grid, 32 * G, shm, s>>> (src, st, w, h, nb,

@@ -29,7 +29,10 @@
  *     after pressing keys in GIMP's window); returns 1, or 0 on time-out;
  *   plug-in-cudablur-test-limit-resident megabytes
  *     sets the address-space limit (RLIMIT_AS, soft) of plug-in-cudablur's
- *     resident process, 0 for none: the memory tests limit the plug-in,
+ *     resident process to its present size plus megabytes, 0 for no
+ *     limit (with CUDA started the process already maps tens of GB it
+ *     never touches, so a fixed limit would leave no room at all on a GPU
+ *     machine and plenty on another): the memory tests limit the plug-in,
  *     not GIMP (which crashes itself under limits the plug-in must
  *     survive); returns how many processes it limited;
  *   plug-in-cudablur-test-preview-fidelity image dir min-db label
@@ -544,8 +547,26 @@ psnr (gint32 a, gint32 b)
   return sse == 0.0 ? 1000.0 : 10.0 * log10 (255.0 * 255.0 * n / sse);
 }
 
+/* The address space a process maps now (VmSize), in bytes; 0 if unknown. */
+static guint64
+mapped_bytes (const gchar *pid)
+{
+  gchar *path = g_strdup_printf ("/proc/%s/status", pid);
+  gchar *text = NULL;
+  guint64 kb = 0;
+  if (g_file_get_contents (path, &text, NULL, NULL))
+    {
+      const gchar *p = strstr (text, "VmSize:");
+      if (p)
+        kb = g_ascii_strtoull (p + strlen ("VmSize:"), NULL, 10);
+    }
+  g_free (text);
+  g_free (path);
+  return kb * 1024;
+}
+
 /* Sets RLIMIT_AS of every process named "cudablur" that GIMP (our
- * parent) started. */
+ * parent) started to what it maps now plus `megabytes`. */
 static gint
 limit_resident (gint megabytes)
 {
@@ -567,8 +588,12 @@ limit_resident (gint megabytes)
           pid_t pid = (pid_t) atoi (entry);
           if (prlimit (pid, RLIMIT_AS, NULL, &rl) == 0)
             {
-              rl.rlim_cur = megabytes > 0 ? (rlim_t) megabytes << 20
-                                          : rl.rlim_max;
+              rl.rlim_cur = megabytes > 0
+                            ? (rlim_t) mapped_bytes (entry)
+                              + ((rlim_t) megabytes << 20)
+                            : rl.rlim_max;
+              if (rl.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl.rlim_max)
+                rl.rlim_cur = rl.rlim_max;
               limited += prlimit (pid, RLIMIT_AS, &rl, NULL) == 0;
             }
         }

@@ -50,9 +50,15 @@ extern "C" {
 #define GB_YVV_SEGMENT_MAX_SIGMA 50.0
 
 /* The kernels' block lengths: samples per block along a line (a thread
- * keeps a block in registers; Deriche's final stage two of them). */
+ * keeps a block in registers; Deriche's final stage two of them).  The
+ * CUDA fused kernel also runs YvV in blocks of 32 (yvv_short); these may
+ * be set at build time (-D, for C and nvcc alike) for experiments. */
+#ifndef GB_BLOCK_LEN_YVV
 #define GB_BLOCK_LEN_YVV 64
+#endif
+#ifndef GB_BLOCK_LEN_DERICHE
 #define GB_BLOCK_LEN_DERICHE 32
+#endif
 
 typedef struct
 {

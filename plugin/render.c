@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "proc-status.h"
 #include "render.h"
 #include "plugin-intl.h"
 
@@ -130,34 +131,19 @@ write_rows (void *user, int y, int rows, const void *src, size_t stride)
   return GB_OK;
 }
 
-static guint64
-proc_kb (const gchar *file, const gchar *key)
-{
-  gchar *text = NULL;
-  guint64 kb = 0;
-  if (g_file_get_contents (file, &text, NULL, NULL))
-    {
-      const gchar *p = strstr (text, key);
-      if (p)
-        kb = g_ascii_strtoull (p + strlen (key), NULL, 10);
-    }
-  g_free (text);
-  return kb;
-}
-
 /* Bytes this process can still allocate: the headroom under its
  * address-space limit, and what the system has available. */
 static guint64
 memory_available (void)
 {
-  guint64 avail = (proc_kb ("/proc/meminfo", "MemAvailable:")
-                   + proc_kb ("/proc/meminfo", "SwapFree:")) * 1024;
+  guint64 avail = (cudablur_proc_kb ("/proc/meminfo", "MemAvailable:")
+                   + cudablur_proc_kb ("/proc/meminfo", "SwapFree:")) * 1024;
   struct rlimit rl;
   if (avail == 0)
     avail = G_MAXUINT64;   /* no /proc: nothing to go by */
   if (getrlimit (RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
     {
-      guint64 used = proc_kb ("/proc/self/status", "VmSize:") * 1024;
+      guint64 used = cudablur_proc_kb ("/proc/self/status", "VmSize:") * 1024;
       guint64 room = rl.rlim_cur > used ? rl.rlim_cur - used : 0;
       avail = MIN (avail, room);
     }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "proc-status.h"
 #include "timing.h"
 
 gboolean
@@ -30,19 +31,12 @@ cudablur_timing_start (void)
     }
 }
 
+/* -1 where /proc cannot tell (no live process has a peak of 0). */
 static long
 peak_rss_mb (void)
 {
-  char line[256];
-  long kb = -1;
-  FILE *f = fopen ("/proc/self/status", "r");
-  if (!f)
-    return -1;
-  while (fgets (line, sizeof line, f))
-    if (sscanf (line, "VmHWM: %ld kB", &kb) == 1)
-      break;
-  fclose (f);
-  return kb < 0 ? -1 : kb / 1024;
+  const guint64 kb = cudablur_proc_kb ("/proc/self/status", "VmHWM:");
+  return kb ? (long) (kb / 1024) : -1;
 }
 
 /* Seconds from this process's start to now, or -1 where /proc cannot

@@ -57,6 +57,7 @@
 
 #include "gblur.h"
 #include "preview-fidelity.h"
+#include "../../plugin/proc-status.h"
 
 #define SNAPSHOT_PROC "plug-in-cudablur-test-snapshot"
 #define VERIFY_PROC "plug-in-cudablur-test-verify"
@@ -560,15 +561,7 @@ static guint64
 mapped_bytes (const gchar *pid)
 {
   gchar *path = g_strdup_printf ("/proc/%s/status", pid);
-  gchar *text = NULL;
-  guint64 kb = 0;
-  if (g_file_get_contents (path, &text, NULL, NULL))
-    {
-      const gchar *p = strstr (text, "VmSize:");
-      if (p)
-        kb = g_ascii_strtoull (p + strlen ("VmSize:"), NULL, 10);
-    }
-  g_free (text);
+  const guint64 kb = cudablur_proc_kb (path, "VmSize:");
   g_free (path);
   return kb * 1024;
 }

@@ -113,7 +113,7 @@ struct yvv_f : yvv_base<GB_BLOCK_LEN_YVV>
 
 /* Short lines on a GPU they leave mostly idle, fused kernel only: blocks
  * of 32 halve each thread's serial chain and double the threads (512 x
- * 512 grey: 0.039 -> 0.033 ms on the H200); with more lines blocks of 64
+ * 512 grey: 0.040 -> 0.035 ms on the H200); with more lines blocks of 64
  * stay faster (6000 x 4000 RGBA: 0.86 against 0.98 ms with 32 everywhere). */
 using yvv_short = yvv_base<32>;
 
@@ -995,7 +995,11 @@ gb_cuda_blocks_run (const gb_params *p, double sigma, int vertical,
                     const float *src, float *dst, float *scratch, int w,
                     int h, int channels, cudaStream_t s)
 {
-  const int SEG = block_len (p->algorithm), L = vertical ? h : w;
+  const int L = vertical ? h : w;
+  const bool short_lines = p->algorithm == GB_ALGO_YVRG
+                           && yvv_short_fits (vertical, L,
+                                              (vertical ? w : h) * channels);
+  const int SEG = short_lines ? yvv_short::N : block_len (p->algorithm);
   const int nb = (L + SEG - 1) / SEG, tail_n = L - (nb - 1) * SEG;
   if (p->algorithm == GB_ALGO_DERICHE)
     {
@@ -1006,19 +1010,15 @@ gb_cuda_blocks_run (const gb_params *p, double sigma, int vertical,
       return run_f<deriche_f> (k, vertical, src, dst, scratch, w, h,
                                channels, s);
     }
-  const bool short_lines = yvv_short_fits (vertical, L,
-                                          (vertical ? w : h) * channels);
-  const int n = short_lines ? yvv_short::N : SEG;
-  const int nb_n = (L + n - 1) / n;
   yvv_k k;
   gb_yvv_coeffs_make (sigma, &k.c);
-  gb_yvv_block_make (&k.c, n, &k.full);
-  gb_yvv_block_make (&k.c, L - (nb_n - 1) * n, &k.tail);
+  gb_yvv_block_make (&k.c, SEG, &k.full);
+  gb_yvv_block_make (&k.c, tail_n, &k.tail);
   k.naive = p->naive_borders;
   k.segments = sigma <= GB_YVV_SEGMENT_MAX_SIGMA;
   if (short_lines)
     return by_layout (channels, vertical, [&] (auto C, auto V) {
-      return run_fused<yvv_short, C.value, V.value> (k, src, dst, w, h, nb_n,
+      return run_fused<yvv_short, C.value, V.value> (k, src, dst, w, h, nb,
                                                      s);
     });
   return run_f<yvv_f> (k, vertical, src, dst, scratch, w, h, channels, s);

@@ -284,22 +284,14 @@ pv_worker_cancel (pv_worker *w)
 }
 
 pv_job *
-pv_worker_take_result (pv_worker *w)
+pv_worker_poll (pv_worker *w, gboolean *busy)
 {
   g_mutex_lock (&w->lock);
   pv_job *r = w->result;
   w->result = NULL;
+  *busy = w->pending || w->running;
   g_mutex_unlock (&w->lock);
   return r;
-}
-
-gboolean
-pv_worker_busy (pv_worker *w)
-{
-  g_mutex_lock (&w->lock);
-  gboolean busy = w->pending || w->running;
-  g_mutex_unlock (&w->lock);
-  return busy;
 }
 
 void

@@ -72,11 +72,11 @@ void pv_worker_submit (pv_worker *w, pv_job *job);
 void pv_worker_cancel (pv_worker *w);
 
 /* The newest job's result when it is ready (the caller frees it), else
- * NULL.  Results of older jobs are dropped. */
-pv_job *pv_worker_take_result (pv_worker *w);
-
-/* Whether a job waits or runs. */
-gboolean pv_worker_busy (pv_worker *w);
+ * NULL; *busy: whether a job still waits or runs.  Both under one lock:
+ * asked one after the other, a job that finished in between left its
+ * result untaken while the worker looked idle, and a poller that stops
+ * when the worker is idle left the preview at "rendering..." for good. */
+pv_job *pv_worker_poll (pv_worker *w, gboolean *busy);
 
 /* Cancels, waits for the thread and frees everything. */
 void pv_worker_free (pv_worker *w);

@@ -240,7 +240,8 @@ static gboolean
 poll_result (gpointer data)
 {
   CudablurPreview *p = data;
-  pv_job *j = pv_worker_take_result (p->worker);
+  gboolean busy;
+  pv_job *j = pv_worker_poll (p->worker, &busy);
   if (j)
     {
       pv_job_free (p->shown);
@@ -251,10 +252,9 @@ poll_result (gpointer data)
       if (j->status == GB_OK && preview_on (p))
         dump_shown (p);
     }
-  else if (pv_worker_busy (p->worker)
-           && g_get_monotonic_time () - p->requested > BUSY_NOTE_US)
+  else if (busy && g_get_monotonic_time () - p->requested > BUSY_NOTE_US)
     set_status (p, _("Preview: rendering..."), NULL);
-  if (pv_worker_busy (p->worker))
+  if (busy)
     return G_SOURCE_CONTINUE;
   p->poll_id = 0;
   return G_SOURCE_REMOVE;

@@ -142,7 +142,11 @@ wait_gone () { # window id
   done
   return 1
 }
-shown () { grep -c '^shown' "$dump/render.log" 2>/dev/null || echo 0; }
+# grep -c prints 0 and fails where nothing matches: one number either way.
+shown () {
+  n=$(grep -c '^shown' "$dump/render.log" 2>/dev/null)
+  echo "${n:-0}"
+}
 wait_shown () { # more than n
   for i in $(seq 1 1500); do
     [ "$(shown)" -gt "$1" ] && return 0

@@ -192,6 +192,13 @@ gb_cuda_init_locked (void)
   gb_ctx.device = best;
   gb_ctx.sm_count = prop.multiProcessorCount;
   gb_ctx.shm_optin = gb_cuda_shm_limit (prop.sharedMemPerBlockOptin);
+  if (cudaDeviceGetAttribute (&gb_ctx.clusters, cudaDevAttrClusterLaunch,
+                              best) != cudaSuccess)
+    {
+      cudaGetLastError ();
+      gb_ctx.clusters = 0;   /* the kernels without clusters still work */
+    }
+  gb_ctx.clusters = gb_cuda_clusters_allowed (gb_ctx.clusters);
   snprintf (gb_ctx.name, sizeof gb_ctx.name, "%.190s", prop.name);
   gb_ctx.ready = 1;   /* from here release_locked undoes what exists */
   for (int i = 0; i < GB_N_STREAMS; i++)
@@ -335,6 +342,12 @@ size_t
 gb_cuda_shm_optin (void)
 {
   return gb_ctx.shm_optin;
+}
+
+int
+gb_cuda_clusters (void)
+{
+  return gb_ctx.clusters;
 }
 
 /* A simulated device stands in on machines without a GPU while a fault

@@ -20,6 +20,7 @@ typedef struct
   int device;
   int sm_count;
   size_t shm_optin;             /* shared memory a block may opt in to */
+  int clusters;                 /* thread-block clusters (Hopper on) */
   char name[200];
   cudaStream_t streams[GB_N_STREAMS];
   float *d_a, *d_b, *d_c;       /* work images and intermediates */
@@ -91,6 +92,10 @@ int gb_cuda_sm_count (void);
 /* The most shared memory a thread block may opt in to on that device
  * (64 KB on Turing, 99 KB on consumer Ampere and Ada, 227 KB on Hopper). */
 size_t gb_cuda_shm_optin (void);
+
+/* Whether kernels may be launched in thread-block clusters (compute
+ * capability 9.0 on). */
+int gb_cuda_clusters (void);
 
 /* Checks the last launch (and, with GB_CUDA_FAULT=launch, fails it). */
 gb_status gb_cuda_check_launch (const char *kernel);

@@ -32,3 +32,10 @@ gb_cuda_shm_limit (size_t device_optin)
     return device_optin;
   return (size_t) v;
 }
+
+int
+gb_cuda_clusters_allowed (int device_has)
+{
+  const char *n = getenv ("GB_CUDA_NO_CLUSTERS");
+  return device_has && !(n && *n);
+}

@@ -29,6 +29,11 @@ gb_status gb_cuda_fault_status (void);
  * Ada) run and are tested on any GPU. */
 size_t gb_cuda_shm_limit (size_t device_optin);
 
+/* Whether thread-block clusters may be used: the device's answer, unless
+ * GB_CUDA_NO_CLUSTERS is set (as on devices before Hopper, so that the
+ * kernels without clusters run and are tested on any GPU). */
+int gb_cuda_clusters_allowed (int device_has);
+
 #ifdef __cplusplus
 }
 #endif

@@ -199,6 +199,7 @@ gb_cuda_init_locked (void)
       gb_ctx.clusters = 0;   /* the kernels without clusters still work */
     }
   gb_ctx.clusters = gb_cuda_clusters_allowed (gb_ctx.clusters);
+  gb_ctx.pdl = gb_cuda_pdl_allowed (prop.major >= 9);
   snprintf (gb_ctx.name, sizeof gb_ctx.name, "%.190s", prop.name);
   gb_ctx.ready = 1;   /* from here release_locked undoes what exists */
   for (int i = 0; i < GB_N_STREAMS; i++)
@@ -348,6 +349,12 @@ int
 gb_cuda_clusters (void)
 {
   return gb_ctx.clusters;
+}
+
+int
+gb_cuda_pdl (void)
+{
+  return gb_ctx.pdl;
 }
 
 /* A simulated device stands in on machines without a GPU while a fault

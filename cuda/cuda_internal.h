@@ -21,6 +21,7 @@ typedef struct
   int sm_count;
   size_t shm_optin;             /* shared memory a block may opt in to */
   int clusters;                 /* thread-block clusters (Hopper on) */
+  int pdl;                      /* programmatic dependent launch (Hopper on) */
   char name[200];
   cudaStream_t streams[GB_N_STREAMS];
   float *d_a, *d_b, *d_c;       /* work images and intermediates */
@@ -96,6 +97,10 @@ size_t gb_cuda_shm_optin (void);
 /* Whether kernels may be launched in thread-block clusters (compute
  * capability 9.0 on). */
 int gb_cuda_clusters (void);
+
+/* Whether kernels may be launched as programmatic dependents of the
+ * kernel before them in the stream (compute capability 9.0 on). */
+int gb_cuda_pdl (void);
 
 /* Checks the last launch (and, with GB_CUDA_FAULT=launch, fails it). */
 gb_status gb_cuda_check_launch (const char *kernel);

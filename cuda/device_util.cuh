@@ -88,4 +88,21 @@ allow_shared (Kernel kern, size_t most, bool all_shared)
   return e;
 }
 
+/* Programmatic dependent launch (compute capability 9.0 on; nothing
+ * before).  A kernel launched as a dependent may start while the kernel
+ * before it in the stream still runs: griddepcontrol.wait returns once
+ * that one has finished and its writes are visible.  Each such kernel
+ * waits, and only then lets its own dependent start, so a kernel that has
+ * started knows that the kernel two launches back has finished: what it
+ * reads before this call must come from there or earlier, and it writes
+ * nothing before it.  Every thread calls it (or has returned). */
+__device__ __forceinline__ void
+pdl_wait_then_release ()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile ("griddepcontrol.wait;" ::: "memory");
+  asm volatile ("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 #endif

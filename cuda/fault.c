@@ -39,3 +39,10 @@ gb_cuda_clusters_allowed (int device_has)
   const char *n = getenv ("GB_CUDA_NO_CLUSTERS");
   return device_has && !(n && *n);
 }
+
+int
+gb_cuda_pdl_allowed (int device_has)
+{
+  const char *n = getenv ("GB_CUDA_NO_PDL");
+  return device_has && !(n && *n);
+}

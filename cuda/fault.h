@@ -34,6 +34,12 @@ size_t gb_cuda_shm_limit (size_t device_optin);
  * kernels without clusters run and are tested on any GPU). */
 int gb_cuda_clusters_allowed (int device_has);
 
+/* Whether kernels may be launched as programmatic dependents of the one
+ * before them: the device's answer (compute capability 9.0 on), unless
+ * GB_CUDA_NO_PDL is set (so that plain launches run and are tested on any
+ * GPU). */
+int gb_cuda_pdl_allowed (int device_has);
+
 #ifdef __cplusplus
 }
 #endif

@@ -33,16 +33,23 @@ gb_cuda_shm_limit (size_t device_optin)
   return (size_t) v;
 }
 
+/* What the device has, unless the environment variable `off` is set (to
+ * anything but the empty string). */
+static int
+unless_turned_off (int device_has, const char *off)
+{
+  const char *n = getenv (off);
+  return device_has && !(n && *n);
+}
+
 int
 gb_cuda_clusters_allowed (int device_has)
 {
-  const char *n = getenv ("GB_CUDA_NO_CLUSTERS");
-  return device_has && !(n && *n);
+  return unless_turned_off (device_has, "GB_CUDA_NO_CLUSTERS");
 }
 
 int
 gb_cuda_pdl_allowed (int device_has)
 {
-  const char *n = getenv ("GB_CUDA_NO_PDL");
-  return device_has && !(n && *n);
+  return unless_turned_off (device_has, "GB_CUDA_NO_PDL");
 }

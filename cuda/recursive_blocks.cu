@@ -933,14 +933,15 @@ fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
   const int warps = blockDim.x >> 5, b = grp.rank * warps + warp;
   /* Warps past the line's end (the cluster's last thread block) only
    * join the barriers. */
-  const int n = !CLUSTER || b < nb ? min (N, (VERT ? h : w) - b * N) : 0;
+  const bool has_block = !CLUSTER || b < nb;
+  const int n = has_block ? min (N, (VERT ? h : w) - b * N) : 0;
   float *sm = (float *) (zs + (size_t) nb * 2 * S * 32)
               + (size_t) warp * tile_floats<N>;
   const tile<C, VERT, N> t (grp.tile (), w, h);
   float v[N];
   double zc[S], za[S];
   pdl_wait_then_release ();   /* src may be the kernel before's output */
-  if (!CLUSTER || n > 0)
+  if (has_block)
     {
       t.load (src, w, h, b, n, sm, v);
       if (t.valid)
@@ -961,7 +962,7 @@ fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
       fused_carries (k, zs, nb, warp, warps, lane, first, last);
     }
   grp.sync ();
-  if (!CLUSTER || n > 0)
+  if (has_block)
     {
       t.load (src, w, h, b, n, sm, v);
       if (t.valid)
@@ -971,7 +972,7 @@ fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
         }
     }
   grp.done_reading ();
-  if (!CLUSTER || n > 0)
+  if (has_block)
     {
       if (t.valid)
         {
@@ -1121,8 +1122,8 @@ run_axis (const typename F::K &k, typename F::Tab *tab,
   const int L = VERT ? h : w, nb = (L + SEG - 1) / SEG;
   if (fused_fits (F::S, F::N, VERT, nb))
     return run_fused<F, C, VERT> (k, src, dst, w, h, nb, s);
-  /* In stream order: the previous axis's kernels are done with the old
-   * table. */
+  /* The table kernel writes the table only once the kernel before it
+   * (the previous axis's finals, which may read the old one) is done. */
   gb_status st_ = launch ("tab_kernel", tab_kernel<F>, dim3 (1),
                           dim3 (32 * ((F::N + 31) / 32)), 0, s, 1,
                           F::PDL & PDL_TAB, tab, k);

@@ -144,7 +144,10 @@ GB_HD double
 gb_yvv_step (double B, double a1, double a2, double a3, double x,
              double p[3])
 {
-  const double v = B * x + a1 * p[0] + a2 * p[1] + a3 * p[2];
+  /* The newest output last: each step's dependency on the one before is
+   * then one multiply-add (a GPU thread filtering a block is a chain of
+   * these; in the written order it was three). */
+  const double v = a1 * p[0] + (a2 * p[1] + (a3 * p[2] + B * x));
   p[2] = p[1];
   p[1] = p[0];
   p[0] = v;
@@ -301,10 +304,12 @@ gb_deriche_modes_step (const gb_deriche_modes *m, double x, double u[4])
   double sum = 0.0;
   for (int j = 0; j < 2; j++)
     {
-      const double re = m->q_re[j] * u[2 * j] - m->q_im[j] * u[2 * j + 1]
-                        + m->c_re[j] * x;
-      const double im = m->q_re[j] * u[2 * j + 1] + m->q_im[j] * u[2 * j]
-                        + m->c_im[j] * x;
+      /* c x first: each part then depends on the step before through
+       * two multiply-adds (as gb_yvv_step, for a GPU thread's chain) */
+      const double re = m->q_re[j] * u[2 * j]
+                        + (m->c_re[j] * x - m->q_im[j] * u[2 * j + 1]);
+      const double im = m->q_re[j] * u[2 * j + 1]
+                        + (m->c_im[j] * x + m->q_im[j] * u[2 * j]);
       u[2 * j] = re;
       u[2 * j + 1] = im;
       sum += re;
@@ -320,7 +325,8 @@ gb_deriche_sums_step (const gb_deriche_modes *m, double x, double s[4])
 {
   for (int j = 0; j < 2; j++)
     {
-      const double re = m->q_re[j] * s[2 * j] - m->q_im[j] * s[2 * j + 1] + x;
+      const double re = m->q_re[j] * s[2 * j]
+                        + (x - m->q_im[j] * s[2 * j + 1]);
       const double im = m->q_re[j] * s[2 * j + 1] + m->q_im[j] * s[2 * j];
       s[2 * j] = re;
       s[2 * j + 1] = im;

@@ -120,11 +120,10 @@ void gb_deriche_blockf_make (const gb_deriche_modes *m, gb_deriche_blockf *t);
 GB_HD void
 gb_mat3_apply_add (const double P[3][3], const double v[3], double out[3])
 {
-  double r[3];
+  /* out first: three multiply-adds deep in v (summing P v before adding
+   * it made four, on the carries' chain from one block to the next) */
   for (int i = 0; i < 3; i++)
-    r[i] = P[i][0] * v[0] + P[i][1] * v[1] + P[i][2] * v[2];
-  for (int i = 0; i < 3; i++)
-    out[i] += r[i];
+    out[i] = P[i][0] * v[0] + (P[i][1] * v[1] + (P[i][2] * v[2] + out[i]));
 }
 
 /* The stages take a block of n samples and a bound nmax >= n: their loops
@@ -284,9 +283,11 @@ GB_HD void
 gb_yvv_carry_anticausal (const gb_yvv_block *b, double t[3], double za[3],
                          const double zc[3])
 {
+  /* G zc first: it does not depend on t, the state carried from the
+   * block before */
   double next[3] = { za[0], za[1], za[2] };
-  gb_mat3_apply_add (b->P, t, next);
   gb_mat3_apply_add (b->G, zc, next);
+  gb_mat3_apply_add (b->P, t, next);
   for (int i = 0; i < 3; i++)
     {
       za[i] = t[i];
@@ -541,10 +542,11 @@ gb_deriche_carry_step (const gb_deriche_block *b, double s[4], double z[4])
 {
   for (int j = 0; j < 2; j++)
     {
-      const double re = b->p_re[j] * s[2 * j] - b->p_im[j] * s[2 * j + 1]
-                        + z[2 * j];
-      const double im = b->p_re[j] * s[2 * j + 1] + b->p_im[j] * s[2 * j]
-                        + z[2 * j + 1];
+      /* z first, as in gb_deriche_modes_step */
+      const double re = b->p_re[j] * s[2 * j]
+                        + (z[2 * j] - b->p_im[j] * s[2 * j + 1]);
+      const double im = b->p_re[j] * s[2 * j + 1]
+                        + (z[2 * j + 1] + b->p_im[j] * s[2 * j]);
       z[2 * j] = s[2 * j];
       z[2 * j + 1] = s[2 * j + 1];
       s[2 * j] = re;

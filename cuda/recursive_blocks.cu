@@ -884,6 +884,29 @@ struct fused_group
     return blockIdx.x / size;
   }
 
+  /* A thread block may write another's shared memory only once that one
+   * has started (racecheck: "a block that might not have entered yet"):
+   * every thread announces its block's start first thing, and waits for
+   * the others' just before its first remote store, by when they have
+   * long arrived.  No memory ordering: nothing is written before. */
+  __device__ __forceinline__ void
+  announce_start () const
+  {
+#if __CUDA_ARCH__ >= 900
+    if constexpr (CLUSTER)
+      __cluster_barrier_arrive_relaxed ();
+#endif
+  }
+
+  __device__ __forceinline__ void
+  wait_started () const
+  {
+#if __CUDA_ARCH__ >= 900
+    if constexpr (CLUSTER)
+      __cluster_barrier_wait ();
+#endif
+  }
+
   /* The states written before are visible to the whole group. */
   __device__ __forceinline__ void
   sync () const
@@ -940,6 +963,7 @@ fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
   const tile<C, VERT, N> t (grp.tile (), w, h);
   float v[N];
   double zc[S], za[S];
+  grp.announce_start ();
   pdl_wait_then_release ();   /* src may be the kernel before's output */
   if (has_block)
     {
@@ -950,9 +974,13 @@ fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
             F::partial_d (v, N, k, zc, za);
           else
             F::partial_d (v, n, k, zc, za);
-          state_store<S> (grp.states, b, 0, 32, lane, zc);
-          state_store<S> (grp.states, b, S, 32, lane, za);
         }
+    }
+  grp.wait_started ();   /* grp.states may be another block's */
+  if (has_block && t.valid)
+    {
+      state_store<S> (grp.states, b, 0, 32, lane, zc);
+      state_store<S> (grp.states, b, S, 32, lane, za);
     }
   grp.sync ();
   if (t.valid && grp.rank == 0)

@@ -544,7 +544,8 @@ gb_deriche_carry_step (const gb_deriche_block *b, double s[4], double z[4])
 {
   for (int j = 0; j < 2; j++)
     {
-      /* z first, as in gb_deriche_modes_step */
+      /* z first: two multiply-adds deep in s, the state carried from the
+       * block before (as x first in gb_deriche_sums_step) */
       const double re = b->p_re[j] * s[2 * j]
                         + (z[2 * j] - b->p_im[j] * s[2 * j + 1]);
       const double im = b->p_re[j] * s[2 * j + 1]

@@ -222,6 +222,30 @@ recursive_matrix (uint64_t *seed, int quick)
     }
 }
 
+/* The recursive blocks' fused kernel where it runs in thread-block
+ * clusters (Hopper), only: few calls, for tests/test_gpu_racecheck.sh
+ * (GB_TEST_CLUSTERS=1), which runs them under compute-sanitizer's
+ * racecheck.  A cluster's blocks write the first block's shared memory. */
+static void
+cluster_cases (uint64_t *seed)
+{
+  static const struct { int w, h, c; } csz[] = {
+    { 512, 512, 1 }, { 512, 512, 4 }, { 300, 200, 3 }, { 950, 20, 1 } };
+  static const gb_algorithm algos[] = { GB_ALGO_YVRG, GB_ALGO_DERICHE };
+  for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++)
+    for (size_t z = 0; z < sizeof csz / sizeof csz[0]; z++)
+      {
+        options o = with_algorithm (algos[a]);
+        tu_image src;
+        if (!tu_alloc (&src, csz[z].w, csz[z].h, csz[z].c, 0))
+          continue;
+        tu_fill_random (&src, seed);
+        o.blocks = 0;
+        compare_one (&o, "clusters", &src, 10.0, 7.0, 0);
+        tu_free (&src);
+      }
+}
+
 /* The edge-aware filters on photographs (both interpolations) and odd
  * sizes. */
 static void
@@ -342,6 +366,12 @@ main (void)
   uint64_t seed = tu_seed ("test_gpu");
   /* GB_TEST_QUICK=1 leaves out the large images (for compute-sanitizer). */
   const int quick = getenv ("GB_TEST_QUICK") != NULL;
+  if (getenv ("GB_TEST_CLUSTERS") != NULL)
+    {
+      cluster_cases (&seed);
+      gb_shutdown ();
+      return tu_finish ("test_gpu");
+    }
   fir_matrix (&seed, quick);
   fir_pairs (&seed);
   fir_photos_and_bands (&seed, quick);

@@ -9,12 +9,12 @@
  * in exact blocks: the recursion is first-order (per subfilter, complex)
  * with per-pixel factors, so a block's end state is its partial result
  * from zero plus the product of its steps' b^delta times its entry state;
- * partials (a thread per block and direction), carries (a thread per
- * line, direction, subfilter and channel) and finals (a thread per block)
- * give Algorithm A's result within float rounding (blocks_per_stripe 1:
- * line by line).  Complex arithmetic
- * in single precision, powers b^delta in polar form (the paper's Section
- * IV-C). */
+ * partials (a thread per block, one forward sweep for both directions),
+ * carries (a thread per line, direction, subfilter and channel) and
+ * finals (two lanes per block, one a direction) give Algorithm A's result
+ * within float rounding (blocks_per_stripe 1: line by line).  Complex
+ * arithmetic in single precision, powers b^delta in polar form (the
+ * paper's Section IV-C). */
 #include <math.h>
 
 #include <cuda_pipeline.h>
@@ -213,18 +213,14 @@ spacings_kernel (const float *__restrict__ img, int w, int h, float rx2,
     }
 }
 
-/* What a block's thread does (one kernel, so that the three share one
- * sweep of each direction):
+/* What edge_cols_kernel's thread does with its block:
  *   WARMUP   Algorithm C: a block after the first starts from Algorithm
- *            B's estimate (a kappa sigma warm-up); one pass.
- *   PARTIAL  exact blocks, first kernel: a block after the first starts
- *            from zero states and writes nothing but its end states and
- *            the product of its steps' b^delta (the first block and the
- *            last start from the line's true states, as Algorithm A);
+ *            B's estimate (a kappa sigma warm-up); with one block per
+ *            line, Algorithm A;
  *   FINAL    exact blocks, last kernel: a block starts from its true
- *            entry states (edge_carry_kernel) and writes the output.
- * With one block per line every mode is Algorithm A. */
-enum { WARMUP, PARTIAL, FINAL };
+ *            entry states (edge_carry_kernel) and writes the output (where
+ *            edge_final_pair_kernel's shared memory would not fit). */
+enum { WARMUP, FINAL };
 
 /* Block states of the exact blocks: per block, the causal state (two
  * subfilters x C channels, complex) and the product of its steps' b^delta
@@ -296,8 +292,8 @@ fetch_pixel (const float *g, float *sh)
       __pipeline_memcpy_async (sh + ch, g + ch, sizeof (float));
 }
 
-/* One block of one column: in/out are [L][lines][C], dt is [L][lines];
- * st holds the block states (PARTIAL, FINAL). */
+/* One block of one column, both directions in one thread: in/out are
+ * [L][lines][C], dt is [L][lines]; st holds the block states (FINAL). */
 /* At most 80 registers (6 thread blocks of 128 a multiprocessor) with
  * four pixels read ahead: against eight pixels and no bound (112
  * registers), 2048x2048 RGBA 1.004 ms against 1.008, grey 0.655 against
@@ -307,25 +303,19 @@ constexpr int EDGE_THREADS = 128, EDGE_MIN_BLOCKS = 6, EB = 4;
 template <int C, int MODE>
 __global__ void __launch_bounds__ (EDGE_THREADS, EDGE_MIN_BLOCKS)
 edge_cols_kernel (const float *__restrict__ in, float *__restrict__ out,
-                  const float *__restrict__ dt, float *__restrict__ st,
+                  const float *__restrict__ dt, const float *__restrict__ st,
                   int lines, int L, int blocks, float warmup, dt_k k)
 {
-  /* PARTIAL: a block's causal and anticausal sweeps are independent and
-   * run in two threads (dir 0 and 1), twice the threads to hide the
-   * latency of the recursions; the other modes run both in one, the
-   * final adding its anticausal part to the causal one it wrote.  The
-   * anticausal sweep copies each batch's causal part into `causal' while
-   * the batch's inputs load (asynchronous copies of this thread's own
-   * earlier stores; no other thread touches its slots): read back pixel
-   * by pixel where it was added, each read stalled the sweep (H200,
-   * Algorithm C 2048x2048 RGBA 1.14 -> 1.07 ms, Algorithm A 6000x4000
-   * RGBA 4.80 -> 4.70). */
-  __shared__ __align__ (16) float causal[MODE != PARTIAL ? EB : 1]
-                                        [EDGE_THREADS][C];
+  /* The anticausal sweep adds to the causal part this thread wrote: it
+   * copies each batch's causal part into `causal' while the batch's
+   * inputs load (asynchronous copies of this thread's own earlier
+   * stores; no other thread touches its slots): read back pixel by pixel
+   * where it was added, each read stalled the sweep (H200, Algorithm C
+   * 2048x2048 RGBA 1.14 -> 1.07 ms, Algorithm A 6000x4000 RGBA 4.80 ->
+   * 4.70). */
+  __shared__ __align__ (16) float causal[EB][EDGE_THREADS][C];
   const int n = lines * blocks;
-  int t = blockIdx.x * blockDim.x + threadIdx.x;
-  const int dir = MODE == PARTIAL && t >= n;
-  t -= dir * n;
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= n)
     return;
   const int line = t % lines, blk = t / lines;
@@ -337,168 +327,457 @@ edge_cols_kernel (const float *__restrict__ in, float *__restrict__ out,
   const float *f = in + (size_t) line * C;
   float *o = out + (size_t) line * C;
   const float *d = dt + line;
-  constexpr bool WRITE = MODE != PARTIAL;
 #define F(idx, ch) __ldg (f + (size_t) (idx) * pitch + (ch))
 #define DT(idx) __ldg (d + (size_t) (idx) * lines)
 
   /* Causal, both subfilters at once, from the line's first pixel (the
-   * first block), Algorithm B's estimate (WARMUP), zero (PARTIAL) or the
-   * true state (FINAL) before pixel s.  Inputs and spacings are read EB
-   * at a time, all in flight before use.  The anticausal sweep below
-   * mirrors this loop; one templated sweep for both directions measured
-   * 15 % slower (H200, 2048x2048 RGBA), so the two stay written out. */
-  int m;
-  cplx g[2][C], prod[2];
-  if (MODE != PARTIAL || dir == 0)
-    {
-      m = s;
-      prod[0] = prod[1] = { 1.f, 0.f };
-      float fp[C];
-      if (MODE == WARMUP)
-        for (float acc = 0.f; blk > 0 && m > 0 && acc < warmup; m--)
-          acc += DT (m);
-      else if (blk > 0)
-        m = s - 1;
+   * first block), Algorithm B's estimate (WARMUP) or the true state
+   * (FINAL) before pixel s.  Inputs and spacings are read EB at a time,
+   * all in flight before use.  The anticausal sweep below mirrors this
+   * loop; one templated sweep for both directions measured 15 % slower
+   * (H200, 2048x2048 RGBA), so the two stay written out. */
+  int m = s;
+  cplx g[2][C];
+  {
+    float fp[C];
+    if (MODE == WARMUP)
+      for (float acc = 0.f; blk > 0 && m > 0 && acc < warmup; m--)
+        acc += DT (m);
+    else if (blk > 0)
+      m = s - 1;
 #pragma unroll
-      for (int ch = 0; ch < C; ch++)
-        fp[ch] = F (m, ch);
-      if (MODE == FINAL && blk > 0)
-        {
-          cplx unused[2];
-          state_get<C> (st, blk, 0, lines, line, g, unused);
-        }
-      else
+    for (int ch = 0; ch < C; ch++)
+      fp[ch] = F (m, ch);
+    if (MODE == FINAL && blk > 0)
+      {
+        cplx unused[2];
+        state_get<C> (st, blk, 0, lines, line, g, unused);
+      }
+    else
 #pragma unroll
-        for (int i = 0; i < 2; i++)
-#pragma unroll
-          for (int ch = 0; ch < C; ch++)
-            g[i][ch] = MODE == PARTIAL && blk > 0 ? cplx { 0.f, 0.f }
-                                                  : cscale (k.ss[i], fp[ch]);
-      if (m == s && WRITE)
+      for (int i = 0; i < 2; i++)
 #pragma unroll
         for (int ch = 0; ch < C; ch++)
-          o[(size_t) s * pitch + ch] = g[0][ch].re + g[1][ch].re;
-      for (int x0 = m + 1; x0 < e; x0 += EB)
-        {
-          float fb[EB][C], db[EB];
+          g[i][ch] = cscale (k.ss[i], fp[ch]);
+    if (m == s)
 #pragma unroll
-          for (int b = 0; b < EB; b++)
-            if (x0 + b < e)
-              {
-                db[b] = DT (x0 + b);
-                load_pixel<C> (f + (size_t) (x0 + b) * pitch, fb[b]);
-              }
+      for (int ch = 0; ch < C; ch++)
+        o[(size_t) s * pitch + ch] = g[0][ch].re + g[1][ch].re;
+    for (int x0 = m + 1; x0 < e; x0 += EB)
+      {
+        float fb[EB][C], db[EB];
 #pragma unroll
-          for (int b = 0; b < EB; b++)
-            if (x0 + b < e)
-              {
+        for (int b = 0; b < EB; b++)
+          if (x0 + b < e)
+            {
+              db[b] = DT (x0 + b);
+              load_pixel<C> (f + (size_t) (x0 + b) * pitch, fb[b]);
+            }
 #pragma unroll
-                for (int i = 0; i < 2; i++)
-                  {
-                    step_k sk = step_factors (k, i, db[b]);
+        for (int b = 0; b < EB; b++)
+          if (x0 + b < e)
+            {
 #pragma unroll
-                    for (int ch = 0; ch < C; ch++)
-                      g[i][ch] = cstep (sk.bd, g[i][ch], sk.P, fb[b][ch], sk.Q,
-                                        fp[ch]);
-                    if (MODE == PARTIAL)
-                      prod[i] = cmul (sk.bd, prod[i]);
-                  }
-#pragma unroll
-                for (int ch = 0; ch < C; ch++)
-                  fp[ch] = fb[b][ch];
-                if (x0 + b >= s && WRITE)
+              for (int i = 0; i < 2; i++)
+                {
+                  step_k sk = step_factors (k, i, db[b]);
 #pragma unroll
                   for (int ch = 0; ch < C; ch++)
-                    o[(size_t) (x0 + b) * pitch + ch] = g[0][ch].re
-                                                        + g[1][ch].re;
-              }
-        }
-      if (MODE == PARTIAL)
-        state_put<C> (st, blk, 0, lines, line, g, prod);
-    }
-
-  /* Anticausal, added to the causal part this thread wrote; from the
-   * line's last pixel (the last block), a warm-up, zero or the true state
-   * after pixel e - 1. */
-  if (MODE != PARTIAL || dir == 1)
-    {
-      m = e - 1;
-      prod[0] = prod[1] = { 1.f, 0.f };
-      if (MODE == WARMUP)
-        for (float acc = 0.f; blk < blocks - 1 && m < L - 1 && acc < warmup;)
-          acc += DT (++m);
-      else if (blk < blocks - 1)
-        m = e;
-      float fn[C];
+                    g[i][ch] = cstep (sk.bd, g[i][ch], sk.P, fb[b][ch], sk.Q,
+                                      fp[ch]);
+                }
 #pragma unroll
-      for (int ch = 0; ch < C; ch++)
-        fn[ch] = F (m, ch);
-      if (MODE == FINAL && blk < blocks - 1)
-        {
-          cplx unused[2];
-          state_get<C> (st, blk, pass_floats<C>, lines, line, g, unused);
-        }
-      else
-#pragma unroll
-        for (int i = 0; i < 2; i++)
-#pragma unroll
-          for (int ch = 0; ch < C; ch++)
-            g[i][ch] = MODE == PARTIAL && blk < blocks - 1
-                       ? cplx { 0.f, 0.f }
-                       : cscale (cmul (k.b[i], k.ss[i]), fn[ch]);
-      if (m == e - 1 && WRITE)
-#pragma unroll
-        for (int ch = 0; ch < C; ch++)
-          o[(size_t) m * pitch + ch] += g[0][ch].re + g[1][ch].re;
-      for (int x0 = m - 1; x0 >= s; x0 -= EB)
-        {
-          float fb[EB][C], db[EB];
-#pragma unroll
-          for (int b = 0; b < EB; b++)
-            if (x0 - b >= s)
-              {
-                db[b] = DT (x0 - b + 1);
-                load_pixel<C> (f + (size_t) (x0 - b) * pitch, fb[b]);
-                if (x0 - b < e && WRITE)
-                  fetch_pixel<C> (o + (size_t) (x0 - b) * pitch,
-                                  &causal[b][threadIdx.x][0]);
-              }
-          if (WRITE)
-            __pipeline_commit ();
-#pragma unroll
-          for (int b = 0; b < EB; b++)
-            if (x0 - b >= s)
-              {
-#pragma unroll
-                for (int i = 0; i < 2; i++)
-                  {
-                    step_k sk = step_factors (k, i, db[b]);
-#pragma unroll
-                    for (int ch = 0; ch < C; ch++)
-                      g[i][ch] = cstep (sk.bd, g[i][ch], sk.R, fb[b][ch], sk.S,
-                                        fn[ch]);
-                    if (MODE == PARTIAL)
-                      prod[i] = cmul (sk.bd, prod[i]);
-                  }
+              for (int ch = 0; ch < C; ch++)
+                fp[ch] = fb[b][ch];
+              if (x0 + b >= s)
 #pragma unroll
                 for (int ch = 0; ch < C; ch++)
-                  fn[ch] = fb[b][ch];
-                if (x0 - b < e && WRITE)
-                  {
-                    __pipeline_wait_prior (0);
+                  o[(size_t) (x0 + b) * pitch + ch] = g[0][ch].re
+                                                      + g[1][ch].re;
+            }
+      }
+  }
+
+  /* Anticausal, added to the causal part this thread wrote; from the
+   * line's last pixel (the last block), a warm-up or the true state
+   * after pixel e - 1. */
+  m = e - 1;
+  if (MODE == WARMUP)
+    for (float acc = 0.f; blk < blocks - 1 && m < L - 1 && acc < warmup;)
+      acc += DT (++m);
+  else if (blk < blocks - 1)
+    m = e;
+  float fn[C];
 #pragma unroll
-                    for (int ch = 0; ch < C; ch++)
-                      o[(size_t) (x0 - b) * pitch + ch]
-                        = causal[b][threadIdx.x][ch]
-                          + (g[0][ch].re + g[1][ch].re);
-                  }
+  for (int ch = 0; ch < C; ch++)
+    fn[ch] = F (m, ch);
+  if (MODE == FINAL && blk < blocks - 1)
+    {
+      cplx unused[2];
+      state_get<C> (st, blk, pass_floats<C>, lines, line, g, unused);
+    }
+  else
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+      for (int ch = 0; ch < C; ch++)
+        g[i][ch] = cscale (cmul (k.b[i], k.ss[i]), fn[ch]);
+  if (m == e - 1)
+#pragma unroll
+    for (int ch = 0; ch < C; ch++)
+      o[(size_t) m * pitch + ch] += g[0][ch].re + g[1][ch].re;
+  for (int x0 = m - 1; x0 >= s; x0 -= EB)
+    {
+      float fb[EB][C], db[EB];
+#pragma unroll
+      for (int b = 0; b < EB; b++)
+        if (x0 - b >= s)
+          {
+            db[b] = DT (x0 - b + 1);
+            load_pixel<C> (f + (size_t) (x0 - b) * pitch, fb[b]);
+            if (x0 - b < e)
+              fetch_pixel<C> (o + (size_t) (x0 - b) * pitch,
+                              &causal[b][threadIdx.x][0]);
+          }
+      __pipeline_commit ();
+#pragma unroll
+      for (int b = 0; b < EB; b++)
+        if (x0 - b >= s)
+          {
+#pragma unroll
+            for (int i = 0; i < 2; i++)
+              {
+                step_k sk = step_factors (k, i, db[b]);
+#pragma unroll
+                for (int ch = 0; ch < C; ch++)
+                  g[i][ch] = cstep (sk.bd, g[i][ch], sk.R, fb[b][ch], sk.S,
+                                    fn[ch]);
               }
-        }
-      if (MODE == PARTIAL)
-        state_put<C> (st, blk, pass_floats<C>, lines, line, g, prod);
+#pragma unroll
+            for (int ch = 0; ch < C; ch++)
+              fn[ch] = fb[b][ch];
+            if (x0 - b < e)
+              {
+                __pipeline_wait_prior (0);
+#pragma unroll
+                for (int ch = 0; ch < C; ch++)
+                  o[(size_t) (x0 - b) * pitch + ch]
+                    = causal[b][threadIdx.x][ch]
+                      + (g[0][ch].re + g[1][ch].re);
+              }
+          }
     }
 #undef F
 #undef DT
+}
+
+/* The exact blocks' partials: every block (after the first, before the
+ * last) from zero states, keeping only its end states and the products
+ * of its steps' b^delta; the first block's causal pass and the last's
+ * anticausal one start from the line's true states (as Algorithm A), so
+ * their end states are already true.  One forward sweep does both
+ * directions: the causal pass as its recursion, the anticausal one's end
+ * state (at pixel s) as the weighted sum it is,
+ *   h_s = sum_p W_p (R_(p+1) f_p + S_(p+1) f_(p+1)),
+ *   W_p = b^delta_(s+1) ... b^delta_p,
+ * so that both take their step factors from one computation (the
+ * factors at pixel q serve the causal step at q and the anticausal term
+ * at q - 1), and each channel's share of the anticausal state is one
+ * complex multiply-add by f_(q-1)'s whole weight, W_(q-2) S_(q-1) +
+ * W_(q-1) R_q.  Both sweeps as recursions, in two threads, computed the
+ * factors twice and took four multiply-adds more a channel.  With three
+ * or four channels it needs more than 80 registers (it spilled 24 and
+ * 288 bytes), so five thread blocks a multiprocessor. */
+template <int C> constexpr int PARTIAL_MIN_BLOCKS = C >= 3 ? 5 : EDGE_MIN_BLOCKS;
+
+template <int C>
+__global__ void __launch_bounds__ (EDGE_THREADS, PARTIAL_MIN_BLOCKS<C>)
+edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
+                     float *__restrict__ st, int lines, int L, int blocks,
+                     dt_k k)
+{
+  const int n = lines * blocks;
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= n)
+    return;
+  const int line = t % lines, blk = t / lines;
+  const int s = (int) ((long) L * blk / blocks);
+  const int e = (int) ((long) L * (blk + 1) / blocks);
+  if (e <= s)
+    return;
+  const size_t pitch = (size_t) lines * C;
+  const float *f = in + (size_t) line * C;
+  const float *d = dt + line;
+#define DT(idx) __ldg (d + (size_t) (idx) * lines)
+
+  /* Pixel s: the causal pass's first step (from zero, or the line's true
+   * start); the weights start at 1. */
+  cplx g[2][C], h[2][C], w[2], ws[2], bds[2];
+  float fp[C];
+  load_pixel<C> (f + (size_t) s * pitch, fp);
+  if (blk == 0)
+    {
+#pragma unroll
+      for (int i = 0; i < 2; i++)
+        {
+          bds[i] = { 1.f, 0.f };
+#pragma unroll
+          for (int ch = 0; ch < C; ch++)
+            g[i][ch] = cscale (k.ss[i], fp[ch]);
+        }
+    }
+  else
+    {
+      float fb[C];
+      load_pixel<C> (f + (size_t) (s - 1) * pitch, fb);
+      const float db = DT (s);
+#pragma unroll
+      for (int i = 0; i < 2; i++)
+        {
+          step_k sk = step_factors (k, i, db);
+          bds[i] = sk.bd;
+#pragma unroll
+          for (int ch = 0; ch < C; ch++)
+            g[i][ch] = cstep (sk.bd, { 0.f, 0.f }, sk.P, fp[ch], sk.Q,
+                              fb[ch]);
+        }
+    }
+#pragma unroll
+  for (int i = 0; i < 2; i++)
+    {
+      w[i] = { 1.f, 0.f };
+      ws[i] = { 0.f, 0.f };
+#pragma unroll
+      for (int ch = 0; ch < C; ch++)
+        h[i][ch] = { 0.f, 0.f };
+    }
+
+  /* Pixels s+1 .. e-1, EB at a time, all loads in flight before use. */
+  for (int x0 = s + 1; x0 < e; x0 += EB)
+    {
+      float fb[EB][C], db[EB];
+#pragma unroll
+      for (int b = 0; b < EB; b++)
+        if (x0 + b < e)
+          {
+            db[b] = DT (x0 + b);
+            load_pixel<C> (f + (size_t) (x0 + b) * pitch, fb[b]);
+          }
+#pragma unroll
+      for (int b = 0; b < EB; b++)
+        if (x0 + b < e)
+          {
+#pragma unroll
+            for (int i = 0; i < 2; i++)
+              {
+                step_k sk = step_factors (k, i, db[b]);
+                const cplx wq = cmadd (w[i], sk.R, ws[i]);   /* f_(q-1)'s */
+                ws[i] = cmul (w[i], sk.S);
+                w[i] = cmul (w[i], sk.bd);
+#pragma unroll
+                for (int ch = 0; ch < C; ch++)
+                  {
+                    h[i][ch] = { fmaf (wq.re, fp[ch], h[i][ch].re),
+                                 fmaf (wq.im, fp[ch], h[i][ch].im) };
+                    g[i][ch] = cstep (sk.bd, g[i][ch], sk.P, fb[b][ch], sk.Q,
+                                      fp[ch]);
+                  }
+              }
+#pragma unroll
+            for (int ch = 0; ch < C; ch++)
+              fp[ch] = fb[b][ch];
+          }
+    }
+
+  /* The causal product: b^delta_s W_(e-1).  The anticausal pass's last
+   * term: past a block that is not the line's last, pixel e's factors
+   * and input (its product is then W_e); the last block's pass starts at
+   * its last pixel from the line's true state, b ss f_(e-1). */
+  cplx pc[2], pa[2];
+  float fe[C] = {};
+  const bool last = blk == blocks - 1;
+  if (!last)
+    load_pixel<C> (f + (size_t) e * pitch, fe);
+  const float de = last ? 1.f : DT (e);
+#pragma unroll
+  for (int i = 0; i < 2; i++)
+    {
+      pc[i] = cmul (bds[i], w[i]);
+      cplx wl, wn = { 0.f, 0.f };   /* f_(e-1)'s and f_e's weights */
+      if (last)
+        {
+          wl = cmadd (w[i], k.bss[i], ws[i]);
+          pa[i] = w[i];
+        }
+      else
+        {
+          step_k sk = step_factors (k, i, de);
+          wl = cmadd (w[i], sk.R, ws[i]);
+          wn = cmul (w[i], sk.S);
+          pa[i] = cmul (w[i], sk.bd);
+        }
+#pragma unroll
+      for (int ch = 0; ch < C; ch++)
+        h[i][ch] = { fmaf (wl.re, fp[ch], fmaf (wn.re, fe[ch], h[i][ch].re)),
+                     fmaf (wl.im, fp[ch], fmaf (wn.im, fe[ch], h[i][ch].im)) };
+    }
+  state_put<C> (st, blk, 0, lines, line, g, pc);
+  state_put<C> (st, blk, pass_floats<C>, lines, line, h, pa);
+#undef DT
+}
+
+/* The exact blocks' final, two lanes a block: in each warp, lanes 0-15
+ * sweep the block of their line causally and lanes 16-31 the same lines'
+ * blocks anticausally, in the same instructions (the direction picks
+ * positions and factors, not code), so that a block's two sweeps run at
+ * once instead of one after the other.  A pixel's two halves meet in
+ * shared memory: the lane that reaches it first (the causal one in the
+ * block's first half, the anticausal one in its second) keeps its value
+ * there, and the other adds it and writes the sum (the odd middle pixel,
+ * reached by both at once, goes through a shuffle), so that every output
+ * is written once and nothing is read back from global memory.  Shared
+ * memory: PAIR_LINES lines x nmax pixels x C floats a warp. */
+constexpr int PAIR_LINES = 16, PAIR_WARPS = 4, PAIR_MIN_BLOCKS = 5;
+
+/* Shared memory of a thread block of edge_final_pair_kernel. */
+constexpr size_t
+pair_shm (int C, int nmax)
+{
+  return sizeof (float) * PAIR_WARPS * PAIR_LINES * C * (size_t) nmax;
+}
+
+template <int C>
+__global__ void __launch_bounds__ (32 * PAIR_WARPS, PAIR_MIN_BLOCKS)
+edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
+                        const float *__restrict__ dt,
+                        const float *__restrict__ st, int lines, int L,
+                        int blocks, int nmax, dt_k k)
+{
+  extern __shared__ __align__ (16) float held[];
+  const int lane = threadIdx.x & 31, dir = lane >> 4;
+  const int groups = (lines + PAIR_LINES - 1) / PAIR_LINES;
+  const long wid = (long) blockIdx.x * PAIR_WARPS + (threadIdx.x >> 5);
+  if (wid >= (long) groups * blocks)   /* whole warps */
+    return;
+  /* A warp's lanes share one block, so every test on i below is the
+   * same in all of them (the shuffle and __syncwarp need that); a lane
+   * past the last line works on the last line and writes nothing. */
+  const int blk = (int) (wid / groups);
+  const int line0 = (int) (wid % groups) * PAIR_LINES + (lane & 15);
+  const bool valid = line0 < lines;
+  const int line = valid ? line0 : lines - 1;
+  const int s = (int) ((long) L * blk / blocks);
+  const int e = (int) ((long) L * (blk + 1) / blocks);
+  const int nb = e - s, half = nb / 2;
+  const size_t pitch = (size_t) lines * C;
+  const float *f = in + (size_t) line * C;
+  float *o = out + (size_t) line * C;
+  const float *d = dt + line;
+  float *mine = held + ((size_t) (threadIdx.x >> 5) * nmax * PAIR_LINES
+                        + (lane & 15)) * C;
+  /* Step i is at pixel p0 + i * step; its factors are those of the
+   * spacing at p + dir (before p causally, after it anticausally). */
+  const int p0 = dir ? e - 1 : s, step = dir ? -1 : 1;
+  const bool line_end = dir ? blk == blocks - 1 : blk == 0;
+
+  /* Step i's value v at pixel p: kept (first half), or added to the
+   * other lane's and written. */
+  auto emit = [&] (int i, int p, const cplx (&gg)[2][C]) {
+    float v[C];
+#pragma unroll
+    for (int ch = 0; ch < C; ch++)
+      v[ch] = gg[0][ch].re + gg[1][ch].re;
+    float *slot = mine + (size_t) (p - s) * PAIR_LINES * C;
+    if (i == half)
+      __syncwarp ();   /* the first half's values are all kept */
+    if (i < half)
+      {
+#pragma unroll
+        for (int ch = 0; ch < C; ch++)
+          slot[ch] = v[ch];
+      }
+    else if (i == half && (nb & 1))
+      {
+        float other[C];
+#pragma unroll
+        for (int ch = 0; ch < C; ch++)
+          other[ch] = __shfl_xor_sync (0xffffffffu, v[ch], 16);
+        if (dir == 0 && valid)
+#pragma unroll
+          for (int ch = 0; ch < C; ch++)
+            o[(size_t) p * pitch + ch] = v[ch] + other[ch];
+      }
+    else if (valid)
+#pragma unroll
+      for (int ch = 0; ch < C; ch++)
+        o[(size_t) p * pitch + ch] = v[ch] + slot[ch];
+  };
+
+  /* Step 0: from the line's true start at its end pixel, or from the
+   * block's entry state (edge_carry_kernel) with the pixel before it. */
+  cplx g[2][C];
+  float f2[C];
+  load_pixel<C> (f + (size_t) p0 * pitch, f2);
+  if (line_end)
+    {
+#pragma unroll
+      for (int i = 0; i < 2; i++)
+        {
+          const cplx c = dir ? k.bss[i] : k.ss[i];
+#pragma unroll
+          for (int ch = 0; ch < C; ch++)
+            g[i][ch] = cscale (c, f2[ch]);
+        }
+    }
+  else
+    {
+      cplx unused[2];
+      state_get<C> (st, blk, dir ? pass_floats<C> : 0, lines, line, g, unused);
+      float fb[C];
+      load_pixel<C> (f + (size_t) (p0 - step) * pitch, fb);
+      const float db = __ldg (d + (size_t) (p0 + dir) * lines);
+#pragma unroll
+      for (int i = 0; i < 2; i++)
+        {
+          step_k sk = step_factors (k, i, db);
+          const cplx X = dir ? sk.R : sk.P, Y = dir ? sk.S : sk.Q;
+#pragma unroll
+          for (int ch = 0; ch < C; ch++)
+            g[i][ch] = cstep (sk.bd, g[i][ch], X, f2[ch], Y, fb[ch]);
+        }
+    }
+  emit (0, p0, g);
+
+  for (int i0 = 1; i0 < nb; i0 += EB)
+    {
+      float fb[EB][C], db[EB];
+#pragma unroll
+      for (int b = 0; b < EB; b++)
+        if (i0 + b < nb)
+          {
+            const int p = p0 + (i0 + b) * step;
+            db[b] = __ldg (d + (size_t) (p + dir) * lines);
+            load_pixel<C> (f + (size_t) p * pitch, fb[b]);
+          }
+#pragma unroll
+      for (int b = 0; b < EB; b++)
+        if (i0 + b < nb)
+          {
+#pragma unroll
+            for (int i = 0; i < 2; i++)
+              {
+                step_k sk = step_factors (k, i, db[b]);
+                const cplx X = dir ? sk.R : sk.P, Y = dir ? sk.S : sk.Q;
+#pragma unroll
+                for (int ch = 0; ch < C; ch++)
+                  g[i][ch] = cstep (sk.bd, g[i][ch], X, fb[b][ch], Y, f2[ch]);
+              }
+#pragma unroll
+            for (int ch = 0; ch < C; ch++)
+              f2[ch] = fb[b][ch];
+            emit (i0 + b, p0 + (i0 + b) * step, g);
+          }
+    }
 }
 
 /* The exact blocks' carries: block by block, the state entering a block
@@ -594,7 +873,6 @@ launch_cols (const float *in, float *out, const float *dt, float *st,
   const int threads = EDGE_THREADS;
   const long n = (long) lines * blocks;
   const unsigned grid = (unsigned) ((n + threads - 1) / threads);
-  const unsigned grid2 = (unsigned) ((2 * n + threads - 1) / threads);
   if (!exact || blocks == 1)   /* one block: Algorithm A as it stands */
     {
       edge_cols_kernel<C, WARMUP><<<grid, threads, 0, s>>> (
@@ -602,18 +880,38 @@ launch_cols (const float *in, float *out, const float *dt, float *st,
       return gb_cuda_check_launch ("edge_cols_kernel");
     }
   gb_status r;
-  edge_cols_kernel<C, PARTIAL><<<grid2, threads, 0, s>>> (
-      in, out, dt, st, lines, L, blocks, warmup, k);
-  if ((r = gb_cuda_check_launch ("edge_cols_kernel (partial)")) != GB_OK)
+  edge_partial_kernel<C><<<grid, threads, 0, s>>> (in, dt, st, lines, L,
+                                                   blocks, k);
+  if ((r = gb_cuda_check_launch ("edge_partial_kernel")) != GB_OK)
     return r;
-  if (blocks > 1)
+  /* One thread per chain, in small thread blocks to spread them. */
+  const long chains = (long) lines * 4 * C;
+  edge_carry_kernel<C><<<(unsigned) ((chains + 63) / 64), 64, 0, s>>> (
+      st, lines, blocks);
+  if ((r = gb_cuda_check_launch ("edge_carry_kernel")) != GB_OK)
+    return r;
+  /* Two lanes a block where their shared memory fits without asking for
+   * more (blocks of up to 48 pixels in RGBA; gb_cuda_edge_blocks keeps
+   * them to 40), as many thread blocks a
+   * multiprocessor as it then holds. */
+  const int nmax = (L + blocks - 1) / blocks;
+  const size_t shm = pair_shm (C, nmax);
+  if (shm <= 48 * 1024)
     {
-      /* One thread per chain, in small thread blocks to spread them. */
-      const long chains = (long) lines * 4 * C;
-      edge_carry_kernel<C><<<(unsigned) ((chains + 63) / 64), 64, 0, s>>> (
-          st, lines, blocks);
-      if ((r = gb_cuda_check_launch ("edge_carry_kernel")) != GB_OK)
-        return r;
+      /* All of the unified L1 as shared memory if the driver lets us: a
+       * hint (without it, fewer thread blocks fit), so a refusal is
+       * cleared and ignored. */
+      static const bool hinted = (cudaFuncSetAttribute (
+          edge_final_pair_kernel<C>,
+          cudaFuncAttributePreferredSharedMemoryCarveout, 100),
+          cudaGetLastError (), true);
+      (void) hinted;
+      const long warps = (long) (lines + PAIR_LINES - 1) / PAIR_LINES * blocks;
+      edge_final_pair_kernel<C><<<(unsigned) ((warps + PAIR_WARPS - 1)
+                                              / PAIR_WARPS),
+                                  32 * PAIR_WARPS, shm, s>>> (
+          in, out, dt, st, lines, L, blocks, nmax, k);
+      return gb_cuda_check_launch ("edge_final_pair_kernel");
     }
   edge_cols_kernel<C, FINAL><<<grid, threads, 0, s>>> (
       in, out, dt, st, lines, L, blocks, warmup, k);
@@ -678,20 +976,30 @@ gb_cuda_edge_blocks (const gb_params *p, int lines, int L, int sm_count)
    * pixels 1.71 ms, 32 blocks of 64 pixels 1.27 ms).
    *
    * Algorithm A's exact blocks need no warm-up; a block costs its states
-   * (16-40 floats), which the carries walk one chain per thread.  48
-   * blocks a line, none shorter than 16 pixels, was the best count or
-   * within 3 % of it on every shape measured (H200, sigma 50, counts 16
-   * to 128): 2048x2048 RGBA 0.94 ms (32 blocks: 1.01, 96: 0.99),
-   * 6000x4000 RGBA 4.80 ms (the old rule's 33 and 22 a line: 5.29),
-   * 1024x1024 RGBA 0.28 ms (16 blocks: 0.37), 2048x2048 grey 0.64 ms,
-   * 512x512 grey 0.19 ms (8 blocks: 0.33).  blocks_per_stripe overrides
-   * either (1: Algorithm A line by line). */
+   * (16-40 floats), which the carries walk one chain per thread.  Blocks
+   * of at most 40 pixels, at least 32 a line, none shorter than 16
+   * pixels.  At most 40: the final's two lanes a block keep 1 KB of
+   * shared memory a pixel of block length (RGBA), and up to 44 KB five
+   * thread blocks of them fit a multiprocessor (48 pixels: four).
+   * Measured on an H200 (sigma 50, ms, counts fixed for both axes):
+   *   2048x2048 RGBA   32: 0.83  43: 0.86  48: 0.83  56-80: 0.82  96: 0.85
+   *   3840x2160 RGBA   64: 1.59  80: 1.53  96: 1.52
+   *   6000x4000 RGBA   48: 4.25  64: 4.27  96: 4.15  128: 4.14  188: 4.23
+   *   1920x1080 RGB    0.41 with 40 a row and 32 a column (32: 0.44)
+   *   1024x1024 RGBA   32: 0.26  43-48: 0.28
+   * (more blocks than fit the spare planes of gb_cuda_edge_run cost a
+   * cudaMalloc a call: 1024x1024 RGBA 0.36-0.46 ms with 56).
+   * blocks_per_stripe overrides either (1: Algorithm A line by line). */
   if (p->algorithm != GB_ALGO_EDGE_PARTITIONED)
     {
       /* No empty blocks: a block after the first must start inside the
        * line. */
-      int n = p->blocks_per_stripe > 0 ? p->blocks_per_stripe
-              : L / 16 < 48 ? L / 16 : 48;
+      int n = p->blocks_per_stripe;
+      if (n <= 0)
+        {
+          const int at_least = L / 16 < 32 ? L / 16 : 32;
+          n = (L + 39) / 40 > at_least ? (L + 39) / 40 : at_least;
+        }
       n = n < 1 ? 1 : n;
       return n < L ? n : (L > 1 ? L : 1);
     }

@@ -276,12 +276,13 @@ edge_cases (uint64_t *seed)
             tu_free (&src);
           }
       /* Algorithm A runs in exact blocks on the GPU: automatic, line by
-       * line, and a count that leaves a short last block. */
+       * line, a count that leaves a short last block, and blocks of one
+       * pixel (more blocks than the line has pixels). */
       o = with_algorithm ((gb_algorithm) a);
-      for (int b = 0; b < 3 && !tu_uses (a, GB_USES_KAPPA); b++)
+      for (int b = 0; b < 4 && !tu_uses (a, GB_USES_KAPPA); b++)
         for (int c = 1; c <= 4; c += 3)
           {
-            static const int counts[] = { 0, 1, 7 };
+            static const int counts[] = { 0, 1, 7, 600 };
             tu_image src;
             if (!tu_load_pnm (&src, files[0], c, 0))
               continue;

@@ -17,6 +17,7 @@
 #include <new>
 
 #include "cuda_internal.h"
+#include "device_util.cuh"
 #include "../engine/coefficients.h"
 #include "../engine/pixel_math.h"
 #include "../engine/recursive_blocks.h"
@@ -62,28 +63,51 @@ store (float *p, const px<C> &a)
 
 /* ------------------------------------------------------------ transpose */
 
-/* out[x][y] = in[y][x] for pixels of C floats. */
+/* out[x][y] = in[y][x] for pixels of C floats.  Pixels of 1, 2 or 4
+ * floats move as one vector each way (a tile of vectors; the +1 column
+ * keeps both the row writes and the column reads free of bank conflicts),
+ * three as floats: moved float by float, an RGBA tile took four loads,
+ * four shared stores with 4-way conflicts and four stores a pixel. */
 template <int C>
 __global__ void
 transpose_kernel (const float *__restrict__ in, float *__restrict__ out,
                   int w, int h)
 {
-  __shared__ float tile[T_TILE][T_TILE * C + 1];
-  int x = blockIdx.x * T_TILE + threadIdx.x;
-  int y0 = blockIdx.y * T_TILE;
-  for (int j = threadIdx.y; j < T_TILE; j += T_ROWS)
-    if (x < w && y0 + j < h)
+  const int x = blockIdx.x * T_TILE + threadIdx.x;
+  const int y0 = blockIdx.y * T_TILE;
+  const int ox = y0 + threadIdx.x;           /* column in out = row in in */
+  const int oy0 = blockIdx.x * T_TILE;
+  if constexpr (C == 3)
+    {
+      __shared__ float tile[T_TILE][T_TILE * C + 1];
+      for (int j = threadIdx.y; j < T_TILE; j += T_ROWS)
+        if (x < w && y0 + j < h)
 #pragma unroll
-      for (int ch = 0; ch < C; ch++)
-        tile[j][threadIdx.x * C + ch] = in[((size_t) (y0 + j) * w + x) * C + ch];
-  __syncthreads ();
-  int ox = y0 + threadIdx.x;                 /* column in out = row in in */
-  int oy0 = blockIdx.x * T_TILE;
-  for (int j = threadIdx.y; j < T_TILE; j += T_ROWS)
-    if (ox < h && oy0 + j < w)
+          for (int ch = 0; ch < C; ch++)
+            tile[j][threadIdx.x * C + ch]
+              = in[((size_t) (y0 + j) * w + x) * C + ch];
+      __syncthreads ();
+      for (int j = threadIdx.y; j < T_TILE; j += T_ROWS)
+        if (ox < h && oy0 + j < w)
 #pragma unroll
-      for (int ch = 0; ch < C; ch++)
-        out[((size_t) (oy0 + j) * h + ox) * C + ch] = tile[threadIdx.x][j * C + ch];
+          for (int ch = 0; ch < C; ch++)
+            out[((size_t) (oy0 + j) * h + ox) * C + ch]
+              = tile[threadIdx.x][j * C + ch];
+    }
+  else
+    {
+      typedef typename vec<C>::t V;
+      __shared__ V tile[T_TILE][T_TILE + 1];
+      const V *vin = reinterpret_cast<const V *> (in);
+      V *vout = reinterpret_cast<V *> (out);
+      for (int j = threadIdx.y; j < T_TILE; j += T_ROWS)
+        if (x < w && y0 + j < h)
+          tile[j][threadIdx.x] = vin[(size_t) (y0 + j) * w + x];
+      __syncthreads ();
+      for (int j = threadIdx.y; j < T_TILE; j += T_ROWS)
+        if (ox < h && oy0 + j < w)
+          vout[(size_t) (oy0 + j) * h + ox] = tile[threadIdx.x][j];
+    }
 }
 
 /* ------------------------------------------------------ Young-van Vliet */

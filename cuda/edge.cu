@@ -20,6 +20,7 @@
 #include <cuda_pipeline.h>
 
 #include "cuda_internal.h"
+#include "device_util.cuh"
 #include "../engine/pixel_math.h"
 #include "../engine/coefficients.h"
 
@@ -88,28 +89,6 @@ struct dt_k
   float logr[2], theta[2];
   int hold;
 };
-
-/* A pixel of C floats through the read-only cache, one vector load where
- * C allows. */
-template <int C>
-__device__ __forceinline__ void
-load_pixel (const float *p, float (&v)[C])
-{
-  if constexpr (C == 4)
-    {
-      float4 q = __ldg (reinterpret_cast<const float4 *> (p));
-      v[0] = q.x; v[1] = q.y; v[2] = q.z; v[3] = q.w;
-    }
-  else if constexpr (C == 2)
-    {
-      float2 q = __ldg (reinterpret_cast<const float2 *> (p));
-      v[0] = q.x; v[1] = q.y;
-    }
-  else
-#pragma unroll
-    for (int ch = 0; ch < C; ch++)
-      v[ch] = __ldg (p + ch);
-}
 
 struct step_k
 {
@@ -278,20 +257,6 @@ state_get (const float *st, int blk, int j0, int lines, int line,
     }
 }
 
-/* One pixel of C floats from global to shared memory, asynchronously
- * (__pipeline_commit and __pipeline_wait_prior complete it). */
-template <int C>
-__device__ __forceinline__ void
-fetch_pixel (const float *g, float *sh)
-{
-  if constexpr (C == 4 || C == 2)
-    __pipeline_memcpy_async (sh, g, C * sizeof (float));
-  else
-#pragma unroll
-    for (int ch = 0; ch < C; ch++)
-      __pipeline_memcpy_async (sh + ch, g + ch, sizeof (float));
-}
-
 /* One block of one column, both directions in one thread: in/out are
  * [L][lines][C], dt is [L][lines]; st holds the block states (FINAL). */
 /* At most 80 registers (6 thread blocks of 128 a multiprocessor) with
@@ -299,6 +264,23 @@ fetch_pixel (const float *g, float *sh)
  * registers), 2048x2048 RGBA 1.004 ms against 1.008, grey 0.655 against
  * 0.692, 6000x4000 RGBA 5.29 against 5.31 (H200, Algorithm A, sigma 50). */
 constexpr int EDGE_THREADS = 128, EDGE_MIN_BLOCKS = 6, EB = 4;
+
+/* EB pixels from pixel x0 on, `step' apart (those with b < n), and the
+ * spacing `doff' after each: all loads in flight before any is used. */
+template <int C>
+__device__ __forceinline__ void
+load_batch (const float *f, const float *d, size_t pitch, int lines, int x0,
+            int step, int doff, int n, float (&fb)[EB][C], float (&db)[EB])
+{
+#pragma unroll
+  for (int b = 0; b < EB; b++)
+    if (b < n)
+      {
+        const int x = x0 + b * step;
+        db[b] = __ldg (d + (size_t) (x + doff) * lines);
+        load_px<C> (f + (size_t) x * pitch, fb[b]);
+      }
+}
 
 template <int C, int MODE>
 __global__ void __launch_bounds__ (EDGE_THREADS, EDGE_MIN_BLOCKS)
@@ -366,13 +348,7 @@ edge_cols_kernel (const float *__restrict__ in, float *__restrict__ out,
     for (int x0 = m + 1; x0 < e; x0 += EB)
       {
         float fb[EB][C], db[EB];
-#pragma unroll
-        for (int b = 0; b < EB; b++)
-          if (x0 + b < e)
-            {
-              db[b] = DT (x0 + b);
-              load_pixel<C> (f + (size_t) (x0 + b) * pitch, fb[b]);
-            }
+        load_batch<C> (f, d, pitch, lines, x0, 1, 0, e - x0, fb, db);
 #pragma unroll
         for (int b = 0; b < EB; b++)
           if (x0 + b < e)
@@ -434,10 +410,10 @@ edge_cols_kernel (const float *__restrict__ in, float *__restrict__ out,
         if (x0 - b >= s)
           {
             db[b] = DT (x0 - b + 1);
-            load_pixel<C> (f + (size_t) (x0 - b) * pitch, fb[b]);
+            load_px<C> (f + (size_t) (x0 - b) * pitch, fb[b]);
             if (x0 - b < e)
-              fetch_pixel<C> (o + (size_t) (x0 - b) * pitch,
-                              &causal[b][threadIdx.x][0]);
+              copy_px_async<C> (&causal[b][threadIdx.x][0],
+                                 o + (size_t) (x0 - b) * pitch);
           }
       __pipeline_commit ();
 #pragma unroll
@@ -514,7 +490,7 @@ edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
    * start); the weights start at 1. */
   cplx g[2][C], h[2][C], w[2], ws[2], bds[2];
   float fp[C];
-  load_pixel<C> (f + (size_t) s * pitch, fp);
+  load_px<C> (f + (size_t) s * pitch, fp);
   if (blk == 0)
     {
 #pragma unroll
@@ -529,7 +505,7 @@ edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
   else
     {
       float fb[C];
-      load_pixel<C> (f + (size_t) (s - 1) * pitch, fb);
+      load_px<C> (f + (size_t) (s - 1) * pitch, fb);
       const float db = DT (s);
 #pragma unroll
       for (int i = 0; i < 2; i++)
@@ -556,13 +532,7 @@ edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
   for (int x0 = s + 1; x0 < e; x0 += EB)
     {
       float fb[EB][C], db[EB];
-#pragma unroll
-      for (int b = 0; b < EB; b++)
-        if (x0 + b < e)
-          {
-            db[b] = DT (x0 + b);
-            load_pixel<C> (f + (size_t) (x0 + b) * pitch, fb[b]);
-          }
+      load_batch<C> (f, d, pitch, lines, x0, 1, 0, e - x0, fb, db);
 #pragma unroll
       for (int b = 0; b < EB; b++)
         if (x0 + b < e)
@@ -597,7 +567,7 @@ edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
   float fe[C] = {};
   const bool last = blk == blocks - 1;
   if (!last)
-    load_pixel<C> (f + (size_t) e * pitch, fe);
+    load_px<C> (f + (size_t) e * pitch, fe);
   const float de = last ? 1.f : DT (e);
 #pragma unroll
   for (int i = 0; i < 2; i++)
@@ -717,7 +687,7 @@ edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
    * block's entry state (edge_carry_kernel) with the pixel before it. */
   cplx g[2][C];
   float f2[C];
-  load_pixel<C> (f + (size_t) p0 * pitch, f2);
+  load_px<C> (f + (size_t) p0 * pitch, f2);
   if (line_end)
     {
 #pragma unroll
@@ -734,7 +704,7 @@ edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
       cplx unused[2];
       state_get<C> (st, blk, dir ? pass_floats<C> : 0, lines, line, g, unused);
       float fb[C];
-      load_pixel<C> (f + (size_t) (p0 - step) * pitch, fb);
+      load_px<C> (f + (size_t) (p0 - step) * pitch, fb);
       const float db = __ldg (d + (size_t) (p0 + dir) * lines);
 #pragma unroll
       for (int i = 0; i < 2; i++)
@@ -751,14 +721,8 @@ edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
   for (int i0 = 1; i0 < nb; i0 += EB)
     {
       float fb[EB][C], db[EB];
-#pragma unroll
-      for (int b = 0; b < EB; b++)
-        if (i0 + b < nb)
-          {
-            const int p = p0 + (i0 + b) * step;
-            db[b] = __ldg (d + (size_t) (p + dir) * lines);
-            load_pixel<C> (f + (size_t) p * pitch, fb[b]);
-          }
+      load_batch<C> (f, d, pitch, lines, p0 + i0 * step, step, dir, nb - i0,
+                     fb, db);
 #pragma unroll
       for (int b = 0; b < EB; b++)
         if (i0 + b < nb)

@@ -107,6 +107,9 @@ struct yvv_f : yvv_base<GB_BLOCK_LEN_YVV>
     int unused;
   };
   static constexpr bool FINAL_TAB = false;
+  /* The row finals' thread blocks a multiprocessor (final_kernel's
+   * launch bound; 0: the compiler's choice, 96 registers). */
+  static constexpr int ROW_FINAL_MIN_BLOCKS = 0;
 
   static __device__ __forceinline__ void
   tab_row (const K &k, int i, Tab *tab)
@@ -151,6 +154,11 @@ struct deriche_f
   using Tab = gb_deriche_blockf;
   using FTab = Tab;
   static constexpr bool FINAL_TAB = true;
+  /* Held to 96 registers, five thread blocks (the compiler's choice was
+   * 122, four): 4K RGBA rows 109 -> 101 us (Nsight Compute, H200), 0.365-
+   * 0.368 -> 0.359-0.360 ms in all.  The columns' final, 105 registers,
+   * was slower held to 96 (87 -> 92 us) and keeps the compiler's. */
+  static constexpr int ROW_FINAL_MIN_BLOCKS = 5;
 
   static __device__ __forceinline__ void
   tab_row (const K &k, int i, Tab *tab)
@@ -452,7 +460,8 @@ partial_kernel (const float *__restrict__ src, typename F::T *__restrict__ st,
 }
 
 template <class F, int C, bool VERT>
-__global__ void __launch_bounds__ (32 * WARPS)
+__global__ void __launch_bounds__ (32 * WARPS,
+                                   VERT ? 0 : F::ROW_FINAL_MIN_BLOCKS)
 final_kernel (const float *__restrict__ src, float *__restrict__ dst,
               const typename F::T *__restrict__ st,
               const typename F::Tab *__restrict__ tab_g, int w, int h,

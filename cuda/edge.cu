@@ -464,7 +464,8 @@ edge_cols_kernel (const float *__restrict__ in, float *__restrict__ out,
  * factors twice and took four multiply-adds more a channel.  With three
  * or four channels it needs more than 80 registers (it spilled 24 and
  * 288 bytes), so five thread blocks a multiprocessor. */
-template <int C> constexpr int PARTIAL_MIN_BLOCKS = C >= 3 ? 5 : EDGE_MIN_BLOCKS;
+template <int C>
+constexpr int PARTIAL_MIN_BLOCKS = C >= 3 ? 5 : EDGE_MIN_BLOCKS;
 
 template <int C>
 __global__ void __launch_bounds__ (EDGE_THREADS, PARTIAL_MIN_BLOCKS<C>)

@@ -189,6 +189,21 @@ gb_status gb_cuda_blocks_run (const gb_params *params, double sigma,
                               int vertical, const float *src, float *dst,
                               float *scratch, int w, int h, int channels,
                               cudaStream_t s);
+/* Whether both axes take the block kernels together, the rows' finals
+ * making the columns' partial states (one read of the image less): the
+ * same algorithm on both, 3 or 4 channels, at least 2^24 floats (any
+ * size where GB_CUDA_PAIRS_ALWAYS is set), lines too long for the fused
+ * kernel, and room for the tile in shared memory and for both axes'
+ * states in scratch.  src -> mid (rows) -> dst (columns); dst may be
+ * src. */
+int gb_cuda_blocks_pair_apply (const gb_params *px, double sx,
+                               const gb_params *py, double sy, int w, int h,
+                               int channels);
+gb_status gb_cuda_blocks_pair_run (const gb_params *px, double sx,
+                                   const gb_params *py, double sy,
+                                   const float *src, float *mid, float *dst,
+                                   float *scratch, int w, int h, int channels,
+                                   cudaStream_t s);
 
 /* out (h x w) = in (w x h) transposed, pixels of `channels` floats. */
 gb_status gb_cuda_transpose (const float *in, float *out, int w, int h,
@@ -203,8 +218,8 @@ gb_status gb_cuda_edge_run (const gb_params *params, float *a, float *b, float *
 
 /* Blocks per line of the edge-aware filters on the GPU: blocks_per_stripe,
  * or for Algorithm C about 1024 threads per multiprocessor in blocks no
- * shorter than 64 pixels, for Algorithm A's exact blocks 48 a line in
- * blocks no shorter than 16 pixels. */
+ * shorter than 64 pixels, for Algorithm A's exact blocks at least 32 a
+ * line, of at most 40 pixels and none shorter than 16. */
 int gb_cuda_edge_blocks (const gb_params *params, int lines, int L,
                         int sm_count);
 

@@ -53,3 +53,10 @@ gb_cuda_pdl_allowed (int device_has)
 {
   return unless_turned_off (device_has, "GB_CUDA_NO_PDL");
 }
+
+int
+gb_cuda_pairs_always (void)
+{
+  const char *n = getenv ("GB_CUDA_PAIRS_ALWAYS");
+  return n && *n;
+}

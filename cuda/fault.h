@@ -40,6 +40,12 @@ int gb_cuda_clusters_allowed (int device_has);
  * GPU). */
 int gb_cuda_pdl_allowed (int device_has);
 
+/* Whether GB_CUDA_PAIRS_ALWAYS is set: the recursive blocks' rows and
+ * columns then run together (gb_cuda_blocks_pair_apply) on images of any
+ * size, not only on those large enough to gain, so that the tests reach
+ * that path with small images.  Read on every call. */
+int gb_cuda_pairs_always (void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -382,6 +382,18 @@ run_c (const axis_plan *ax, const axis_plan *ay, int do_x, int do_y,
 {
   gb_status st = GB_OK;
   float *cur = a;
+  if (do_x && do_y
+      && gb_cuda_blocks_pair_apply (&ax->params, ax->sigma, &ay->params,
+                                    ay->sigma, w, h, C))
+    {
+      /* Both axes in blocks: a -> b (rows) -> a (columns). */
+      if ((st = gb_cuda_blocks_pair_run (&ax->params, ax->sigma, &ay->params,
+                                         ay->sigma, a, b, a, c, w, h, C, s))
+          != GB_OK)
+        return st;
+      *result = a;
+      return GB_OK;
+    }
   if (do_x && gb_cuda_blocks_apply (&ax->params, ax->sigma, 0, w, h * C))
     {
       /* Rows in blocks, straight from the image; c holds the states. */

@@ -32,6 +32,7 @@
 
 #include "cuda_internal.h"
 #include "device_util.cuh"
+#include "fault.h"
 #include "../engine/coefficients.h"
 #include "../engine/recursive_blocks.h"
 
@@ -81,15 +82,17 @@ struct yvv_base
   using K = yvv_k;
 
   static __device__ __forceinline__ void
-  partial_d (float *v, int n, const K &k, double *zc, double *za)
+  partial_d (float *v, int n, const K &k, double *zc, double *za,
+             int stride = 1)
   {
-    gb_yvv_partial (v, 1, n, N, &k.c, zc, za);
+    gb_yvv_partial (v, stride, n, N, &k.c, zc, za);
   }
 
   static __device__ __forceinline__ void
-  final_d (float *v, int n, const K &k, const double *s, const double *t)
+  final_d (float *v, int n, const K &k, const double *s, const double *t,
+           int stride = 1)
   {
-    gb_yvv_final (v, 1, n, N, &k.c, s, t);
+    gb_yvv_final (v, stride, n, N, &k.c, s, t);
   }
 };
 
@@ -119,18 +122,20 @@ struct yvv_f : yvv_base<GB_BLOCK_LEN_YVV>
   }
 
   static __device__ __forceinline__ void
-  partial (float *v, int n, const K &k, const Tab *tab, T *zc, T *za)
+  partial (float *v, int n, const K &k, const Tab *tab, T *zc, T *za,
+           int stride = 1)
   {
     if (n == N)
-      gb_yvv_partial_w (v, 1, tab, zc, za);
+      gb_yvv_partial_w (v, stride, tab, zc, za);
     else
-      partial_d (v, n, k, zc, za);
+      partial_d (v, n, k, zc, za, stride);
   }
 
   static __device__ __forceinline__ void
-  final (float *v, int n, const K &k, const FTab *, const T *s, const T *t)
+  final (float *v, int n, const K &k, const FTab *, const T *s, const T *t,
+         int stride = 1)
   {
-    final_d (v, n, k, s, t);
+    final_d (v, n, k, s, t, stride);
   }
 };
 
@@ -172,30 +177,33 @@ struct deriche_f
   }
 
   static __device__ __forceinline__ void
-  partial_d (float *v, int n, const K &k, double *zc, double *za)
+  partial_d (float *v, int n, const K &k, double *zc, double *za,
+             int stride = 1)
   {
-    gb_deriche_partial (v, 1, n, N, &k.m, zc, za);
+    gb_deriche_partial (v, stride, n, N, &k.m, zc, za);
   }
 
   static __device__ __forceinline__ void
-  final_d (float *v, int n, const K &k, const double *s, const double *t)
+  final_d (float *v, int n, const K &k, const double *s, const double *t,
+           int stride = 1)
   {
     float tmp[N];
-    gb_deriche_final (v, 1, n, N, &k.m, s, t, tmp);
+    gb_deriche_final (v, stride, n, N, &k.m, s, t, tmp);
   }
 
   /* Whole blocks (n == N, known at compile time in the kernels) in
    * single precision; a line's short last block in double. */
   static __device__ __forceinline__ void
-  partial (float *v, int n, const K &k, const Tab *tab, T *zc, T *za)
+  partial (float *v, int n, const K &k, const Tab *tab, T *zc, T *za,
+           int stride = 1)
   {
     if (n == N)
       {
-        gb_deriche_partial_f (v, 1, tab, zc, za);
+        gb_deriche_partial_f (v, stride, tab, zc, za);
         return;
       }
     double c[S], a[S];
-    partial_d (v, n, k, c, a);
+    partial_d (v, n, k, c, a, stride);
     for (int j = 0; j < S; j++)
       {
         zc[j] = (float) c[j];
@@ -205,12 +213,12 @@ struct deriche_f
 
   static __device__ __forceinline__ void
   final (float *v, int n, const K &k, const Tab *tab, const T *s,
-         const T *t)
+         const T *t, int stride = 1)
   {
     if (n == N)
       {
         float tmp[N];
-        gb_deriche_final_f (v, 1, tab, s, t, tmp);
+        gb_deriche_final_f (v, stride, tab, s, t, tmp);
         return;
       }
     double sd[S], td[S];
@@ -219,7 +227,7 @@ struct deriche_f
         sd[j] = s[j];
         td[j] = t[j];
       }
-    final_d (v, n, k, sd, td);
+    final_d (v, n, k, sd, td, stride);
   }
 };
 
@@ -355,8 +363,10 @@ struct tile
 
 /* Block states: for block b, S values of the causal state then S of the
  * anticausal one, each a plane of `lines` values (threads of a warp hold
- * neighbouring lines: coalesced); the carries work on them in double. */
-__device__ __forceinline__ size_t
+ * neighbouring lines: coalesced); the carries work on them in double.
+ * (Host code too: nvcc lets a host template call a __device__ function
+ * without a word, and the call does nothing.) */
+__host__ __device__ __forceinline__ size_t
 state_at (int S, int b, int j, int lines, int line)
 {
   return (size_t) (b * 2 * S + j) * lines + line;
@@ -380,6 +390,19 @@ state_store (T *st, int b, int j0, int lines, int line, const U *z)
     st[state_at (S, b, j0 + j, lines, line)] = (T) z[j];
 }
 
+/* The thread block's row of the grid, counted from the end if up.  The
+ * grid's rows go down the image, thread blocks start about in order, and
+ * the partials (and pair_kernel) walk it upwards, the finals downwards:
+ * each kernel that reads the image after another starts on what that one
+ * touched last, still in L2 (50 MB on the H200).  4K RGBA, H200: yvrg
+ * 0.319-0.325 -> 0.308-0.311 ms, Deriche 0.357-0.358 -> 0.346-0.349;
+ * 1920 x 1080 RGB 0.089-0.090 -> 0.087-0.089 and 0.087-0.092 -> 0.086. */
+__device__ __forceinline__ int
+grid_y (bool up)
+{
+  return up ? (int) gridDim.y - 1 - (int) blockIdx.y : (int) blockIdx.y;
+}
+
 /* Where a thread of the partial and final kernels works: block b (of n
  * samples) of the line its tile gives it, among `lines` lines. */
 template <class F, int C, bool VERT>
@@ -389,11 +412,12 @@ struct block_site
   tile<C, VERT, F::N> t;
 
   __device__ __forceinline__
-  block_site (int w, int h)
-    : b (VERT ? blockIdx.y : blockIdx.x),
+  block_site (int w, int h, bool up)
+    : b (VERT ? grid_y (up) : blockIdx.x),
       n (min (F::N, (VERT ? h : w) - b * F::N)),
       lines ((VERT ? w : h) * C),
-      t ((VERT ? blockIdx.x : blockIdx.y) * WARPS + (threadIdx.x >> 5), w, h)
+      t ((VERT ? blockIdx.x : grid_y (up)) * WARPS + (threadIdx.x >> 5), w,
+         h)
   {
   }
 };
@@ -436,7 +460,7 @@ partial_kernel (const float *__restrict__ src, typename F::T *__restrict__ st,
 {
   __shared__ float sm[WARPS][VERT ? 1 : tile_floats<F::N>];
   __shared__ typename F::Tab tab;
-  const block_site<F, C, VERT> at (w, h);
+  const block_site<F, C, VERT> at (w, h, true);
   float v[F::N];
   /* Launched early, it loads its block (the axis's input, made before the
    * table kernel ran) while the table kernel finishes; else the table
@@ -479,7 +503,7 @@ final_kernel (const float *__restrict__ src, float *__restrict__ dst,
    * states wait for the carries. */
   if constexpr (F::FINAL_TAB)
     tab_stage (tab_g, tab);
-  const block_site<F, C, VERT> at (w, h);
+  const block_site<F, C, VERT> at (w, h, false);
   float v[F::N];
   at.t.load (src, w, h, at.b, at.n, sm[threadIdx.x >> 5], v);
   pdl_wait_then_release ();
@@ -494,6 +518,125 @@ final_kernel (const float *__restrict__ src, float *__restrict__ dst,
         F::final (v, at.n, k, tab, s, a);
     }
   at.t.store (dst, w, h, at.b, at.n, sm[threadIdx.x >> 5], v);
+}
+
+/* ---- the rows' finals with the columns' partials -------------------------
+ * Where both axes run in tiled blocks of the same length N (Nehab et al.'s
+ * algorithm 5 does the same), a thread block takes an N x N tile of
+ * pixels: it finishes the tile's rows from their entry states, and while
+ * the result is still in shared memory runs the columns' partials over
+ * it, so the columns' axis does not read the image for its partials.
+ * N * C threads: a thread a row line (pixel row, channel) for the rows,
+ * then a thread a column line for the columns.  The tile's row pitch is
+ * C mod 32 floats: the 32 threads reading sample i of their row lines hit
+ * 32 different banks, and a column's samples are a row apart. */
+template <class F, int C> constexpr int pair_pitch = F::N * C + C;
+
+/* The images that take it: 3 or 4 channels and at least this many
+ * floats.  H200, ms, without -> with (sigma 10):
+ *   yvrg     1920x1080x4 0.103 -> 0.109   2560x1440x4 0.153 -> 0.158
+ *            3000x2000x3 0.213 -> 0.201   3840x2160x3 0.247 -> 0.243
+ *            3840x2160x4 0.309 -> 0.308   6000x4000x4 0.833 -> 0.797
+ *   Deriche  1920x1080x4 0.108 -> 0.110   2560x1440x4 0.169 -> 0.166
+ *            3000x2000x3 0.231 -> 0.224   3840x2160x4 0.349 -> 0.332
+ *            6000x4000x4 0.951 -> 0.886
+ * Grey images lose (thread blocks of N threads; 6000x4000 Deriche
+ * 0.281 -> 0.307, 4096x4096 yvrg 0.166 -> 0.174), as do smaller ones:
+ * each thread block's load, rows and columns run one after another, and
+ * short of several waves of thread blocks nothing hides that. */
+constexpr long PAIR_MIN_FLOATS = 1L << 24;
+
+/* The tile's bytes (dynamic shared memory), blocks of N. */
+constexpr size_t
+pair_shm (int N, int C)
+{
+  return sizeof (float) * N * (N * C + C);
+}
+
+/* Rows [0, ny) x floats [0, nx * C) of a tile: sm <-> g (row pitch
+ * gp); each thread takes one float a row. */
+template <class F, int C, bool TO_SHARED, class G>
+__device__ __forceinline__ void
+pair_move (float *sm, G *g, size_t gp, int nx, int ny)
+{
+  constexpr int N = F::N, P = pair_pitch<F, C>;
+  const int t = threadIdx.x;
+  const auto move = [&] (int r) {
+    if constexpr (TO_SHARED)
+      sm[r * P + t] = g[r * gp + t];
+    else
+      g[r * gp + t] = sm[r * P + t];
+  };
+  if (nx == N && ny == N)
+    {
+#pragma unroll 16
+      for (int r = 0; r < N; r++)
+        move (r);
+    }
+  else if (t < nx * C)
+    for (int r = 0; r < ny; r++)
+      move (r);
+}
+
+/* Registers for 24 warps a multiprocessor (YvV RGBA: 80, three thread
+ * blocks; the compiler chose 128, two).  H200, 4K RGBA yvrg, the kernel
+ * 130 -> 123 us; 6000 x 4000 RGBA yvrg 0.847-0.850 -> 0.814-0.818 ms,
+ * Deriche 0.922-0.931 -> 0.888-0.892.  The lines are filtered where they
+ * lie in shared memory.  Holding a row's block in registers, as the tiled
+ * kernels do, took 127 registers (6000 x 4000 yvrg 0.844-0.847 ms) or,
+ * held to 80, spilled (0.833-0.836). */
+constexpr int PAIR_WARPS_SM = 24;
+
+template <class F, int C>
+__global__ void __launch_bounds__ (F::N * C, PAIR_WARPS_SM * 32 / (F::N * C))
+pair_kernel (const float *__restrict__ src, float *__restrict__ dst,
+             const typename F::T *__restrict__ st_x,
+             typename F::T *__restrict__ st_y,
+             const typename F::Tab *__restrict__ tab_x_g,
+             const typename F::Tab *__restrict__ tab_y_g, int w, int h,
+             const __grid_constant__ typename F::K kx,
+             const __grid_constant__ typename F::K ky)
+{
+  constexpr int N = F::N, P = pair_pitch<F, C>;
+  extern __shared__ float pair_sm[];
+  __shared__ typename F::Tab tab_y;
+  __shared__ typename F::FTab tab_x[1];
+  const int t = threadIdx.x, bx = blockIdx.x, by = grid_y (true);
+  const int nx = min (N, w - bx * N), ny = min (N, h - by * N);
+  const size_t pitch = (size_t) w * C,
+               at = (size_t) by * N * pitch + (size_t) bx * N * C;
+  /* The input and the tables are older than the rows' partials: only the
+   * rows' states wait for their carries. */
+  pair_move<F, C, true> (pair_sm, src + at, pitch, nx, ny);
+  if constexpr (F::FINAL_TAB)
+    tab_stage (tab_x_g, tab_x);
+  tab_stage (tab_y_g, &tab_y);   /* syncs: the tile is in */
+  pdl_wait_then_release ();
+  const int r = t / C;   /* the rows: row r, channel t % C */
+  if (r < ny)
+    {
+      float *mine = pair_sm + r * P + t % C;
+      const int lines = h * C, line = (by * N + r) * C + t % C;
+      typename F::T s[F::S], a[F::S];
+      state_load<F::S> (st_x, bx, 0, lines, line, s);
+      state_load<F::S> (st_x, bx, F::S, lines, line, a);
+      if (nx == N)
+        F::final (mine, N, kx, tab_x, s, a, C);
+      else
+        F::final (mine, nx, kx, tab_x, s, a, C);
+    }
+  __syncthreads ();
+  pair_move<F, C, false> (pair_sm, dst + at, pitch, nx, ny);
+  if (t >= nx * C)   /* the columns: column line t of the tile */
+    return;
+  typename F::T zc[F::S], za[F::S];
+  if (ny == N)
+    F::partial (pair_sm + t, N, ky, &tab_y, zc, za, P);
+  else
+    F::partial (pair_sm + t, ny, ky, &tab_y, zc, za, P);
+  const int lines = w * C, line = bx * N * C + t;
+  state_store<F::S> (st_y, by, 0, lines, line, zc);
+  state_store<F::S> (st_y, by, F::S, lines, line, za);
 }
 
 /* ---- carries ------------------------------------------------------------ */
@@ -1155,38 +1298,106 @@ carry_c (const float *src, deriche_f::T *st, int w, int h, int nb,
                  deriche_f::PDL & PDL_CARRY, src, st, w, h, nb, k);
 }
 
+/* An axis's thread blocks of WARPS tiles: neighbouring thread blocks take
+ * neighbouring pieces of the same rows, so that the image streams through
+ * DRAM a row band at a time. */
+template <int C, bool VERT>
+dim3
+tiled_grid (int w, int h, int nb)
+{
+  const int tiles = VERT ? (w * C + 31) / 32
+                         : (h + tile_rows<C> - 1) / tile_rows<C>;
+  const int groups = (tiles + WARPS - 1) / WARPS;
+  return dim3 (VERT ? groups : nb, VERT ? nb : groups);
+}
+
+/* The table kernel writes the table only once the kernel before it (the
+ * previous axis's finals, which may read the old one) is done. */
+template <class F>
+gb_status
+launch_tab (typename F::Tab *tab, const typename F::K &k, cudaStream_t s)
+{
+  return launch ("tab_kernel", tab_kernel<F>, dim3 (1),
+                 dim3 (32 * ((F::N + 31) / 32)), 0, s, 1, F::PDL & PDL_TAB,
+                 tab, k);
+}
+
+/* An axis's partials and carries: the states of its nb blocks a line. */
+template <class F, int C, bool VERT>
+gb_status
+partials_and_carries (const typename F::K &k, const typename F::Tab *tab,
+                      const float *src, typename F::T *st, int w, int h,
+                      int nb, cudaStream_t s)
+{
+  const gb_status st_ = launch ("partial_kernel", partial_kernel<F, C, VERT>,
+                                tiled_grid<C, VERT> (w, h, nb),
+                                dim3 (32 * WARPS), 0, s, 1,
+                                F::PDL & PDL_PARTIAL, src, st, tab, w, h, k);
+  return st_ != GB_OK ? st_ : carry_c<C, VERT> (src, st, w, h, nb, k, s);
+}
+
+template <class F, int C, bool VERT>
+gb_status
+launch_final (const typename F::K &k, const typename F::Tab *tab,
+              const float *src, float *dst, const typename F::T *st, int w,
+              int h, int nb, cudaStream_t s)
+{
+  return launch ("final_kernel", final_kernel<F, C, VERT>,
+                 tiled_grid<C, VERT> (w, h, nb), dim3 (32 * WARPS), 0, s, 1,
+                 F::PDL & PDL_FINAL, src, dst, st, tab, w, h, k);
+}
+
 template <class F, int C, bool VERT>
 gb_status
 run_axis (const typename F::K &k, typename F::Tab *tab,
           const float *src, float *dst, typename F::T *st,
           int w, int h, cudaStream_t s)
 {
-  constexpr int SEG = F::N;
-  const int L = VERT ? h : w, nb = (L + SEG - 1) / SEG;
+  const int L = VERT ? h : w, nb = (L + F::N - 1) / F::N;
   if (fused_fits (F::S, F::N, VERT, nb))
     return run_fused<F, C, VERT> (k, src, dst, w, h, nb, s);
-  /* The table kernel writes the table only once the kernel before it
-   * (the previous axis's finals, which may read the old one) is done. */
-  gb_status st_ = launch ("tab_kernel", tab_kernel<F>, dim3 (1),
-                          dim3 (32 * ((F::N + 31) / 32)), 0, s, 1,
-                          F::PDL & PDL_TAB, tab, k);
-  if (st_ != GB_OK)
+  gb_status st_;
+  if ((st_ = launch_tab<F> (tab, k, s)) != GB_OK
+      || (st_ = partials_and_carries<F, C, VERT> (k, tab, src, st, w, h, nb,
+                                                  s)) != GB_OK)
     return st_;
-  const int tiles = VERT ? (w * C + 31) / 32
-                         : (h + tile_rows<C> - 1) / tile_rows<C>;
-  /* Neighbouring thread blocks take neighbouring pieces of the same
-   * rows, so that the image streams through DRAM a row band at a time. */
-  const int groups = (tiles + WARPS - 1) / WARPS;
-  const dim3 grid (VERT ? groups : nb, VERT ? nb : groups);
-  if ((st_ = launch ("partial_kernel", partial_kernel<F, C, VERT>, grid,
-                     dim3 (32 * WARPS), 0, s, 1, F::PDL & PDL_PARTIAL, src,
-                     st, (const typename F::Tab *) tab, w, h, k)) != GB_OK
-      || (st_ = carry_c<C, VERT> (src, st, w, h, nb, k, s)) != GB_OK)
+  return launch_final<F, C, VERT> (k, tab, src, dst, st, w, h, nb, s);
+}
+
+/* Both axes, src -> mid (rows) -> dst (columns), the rows' finals making
+ * the columns' partial states (pair_kernel).  scratch: the rows' table,
+ * the columns', then the rows' states and the columns'. */
+template <class F, int C>
+gb_status
+run_pair (const typename F::K &kx, const typename F::K &ky, const float *src,
+          float *mid, float *dst, float *scratch, int w, int h, cudaStream_t s)
+{
+  constexpr int N = F::N;
+  const int nbx = (w + N - 1) / N, nby = (h + N - 1) / N;
+  typename F::Tab *tab_x = (typename F::Tab *) scratch;
+  typename F::Tab *tab_y = (typename F::Tab *) ((char *) scratch + TAB_BYTES);
+  typename F::T *st_x = (typename F::T *) ((char *) scratch + 2 * TAB_BYTES);
+  typename F::T *st_y = st_x + state_at (F::S, nbx, 0, h * C, 0);
+  static const cudaError_t allowed
+    = allow_shared (pair_kernel<F, C>, pair_shm (N, C), false);
+  if (allowed != cudaSuccess)
+    return gb_cuda_fail (allowed, GB_ERR_CUDA_LAUNCH,
+                         "cudaFuncSetAttribute (pair_kernel)");
+  gb_status st_;
+  if ((st_ = launch_tab<F> (tab_x, kx, s)) != GB_OK
+      || (st_ = launch_tab<F> (tab_y, ky, s)) != GB_OK
+      || (st_ = partials_and_carries<F, C, false> (kx, tab_x, src, st_x, w, h,
+                                                   nbx, s)) != GB_OK
+      || (st_ = launch ("pair_kernel", pair_kernel<F, C>, dim3 (nbx, nby),
+                        dim3 (N * C), pair_shm (N, C), s, 1,
+                        F::PDL & PDL_FINAL, src, mid,
+                        (const typename F::T *) st_x, st_y,
+                        (const typename F::Tab *) tab_x,
+                        (const typename F::Tab *) tab_y, w, h, kx, ky))
+             != GB_OK
+      || (st_ = carry_c<C, true> (mid, st_y, w, h, nby, ky, s)) != GB_OK)
     return st_;
-  return launch ("final_kernel", final_kernel<F, C, VERT>, grid,
-                 dim3 (32 * WARPS), 0, s, 1, F::PDL & PDL_FINAL, src, dst,
-                 (const typename F::T *) st, (const typename F::Tab *) tab,
-                 w, h, k);
+  return launch_final<F, C, true> (ky, tab_y, mid, dst, st_y, w, h, nby, s);
 }
 
 /* Calls fn (channels, vertical) with both as compile-time constants. */
@@ -1250,6 +1461,41 @@ block_len (gb_algorithm a)
   return a == GB_ALGO_DERICHE ? deriche_f::N : yvv_f::N;
 }
 
+/* The carry constants of an axis of L samples in blocks of SEG. */
+deriche_f::K
+deriche_k (double sigma, int L, int SEG)
+{
+  deriche_f::K k;
+  const int nb = (L + SEG - 1) / SEG;
+  gb_deriche_modes_make (sigma, &k.m);
+  gb_deriche_block_make (&k.m, SEG, &k.full);
+  gb_deriche_block_make (&k.m, L - (nb - 1) * SEG, &k.tail);
+  return k;
+}
+
+yvv_k
+yvv_k_for (const gb_params *p, double sigma, int L, int SEG)
+{
+  yvv_k k;
+  const int nb = (L + SEG - 1) / SEG;
+  gb_yvv_coeffs_make (sigma, &k.c);
+  gb_yvv_block_make (&k.c, SEG, &k.full);
+  gb_yvv_block_make (&k.c, L - (nb - 1) * SEG, &k.tail);
+  k.naive = p->naive_borders;
+  k.segments = sigma <= GB_YVV_SEGMENT_MAX_SIGMA;
+  return k;
+}
+
+/* Calls fn (channels), 3 or 4, with it as a compile-time constant. */
+template <class Fn>
+gb_status
+by_channels_3_4 (int c, Fn fn)
+{
+  if (c == 3)
+    return fn (std::integral_constant<int, 3> ());
+  return fn (std::integral_constant<int, 4> ());
+}
+
 } // namespace
 
 int
@@ -1283,26 +1529,64 @@ gb_cuda_blocks_run (const gb_params *p, double sigma, int vertical,
                            && yvv_short_fits (vertical, L,
                                               (vertical ? w : h) * channels);
   const int SEG = short_lines ? yvv_short::N : block_len (p->algorithm);
-  const int nb = (L + SEG - 1) / SEG, tail_n = L - (nb - 1) * SEG;
   if (p->algorithm == GB_ALGO_DERICHE)
-    {
-      deriche_f::K k;
-      gb_deriche_modes_make (sigma, &k.m);
-      gb_deriche_block_make (&k.m, SEG, &k.full);
-      gb_deriche_block_make (&k.m, tail_n, &k.tail);
-      return run_f<deriche_f> (k, vertical, src, dst, scratch, w, h,
-                               channels, s);
-    }
-  yvv_k k;
-  gb_yvv_coeffs_make (sigma, &k.c);
-  gb_yvv_block_make (&k.c, SEG, &k.full);
-  gb_yvv_block_make (&k.c, tail_n, &k.tail);
-  k.naive = p->naive_borders;
-  k.segments = sigma <= GB_YVV_SEGMENT_MAX_SIGMA;
+    return run_f<deriche_f> (deriche_k (sigma, L, SEG), vertical, src, dst,
+                             scratch, w, h, channels, s);
+  const yvv_k k = yvv_k_for (p, sigma, L, SEG);
   if (short_lines)
     return by_layout (channels, vertical, [&] (auto C, auto V) {
-      return run_fused<yvv_short, C.value, V.value> (k, src, dst, w, h, nb,
-                                                     s);
+      return run_fused<yvv_short, C.value, V.value> (k, src, dst, w, h,
+                                                     (L + SEG - 1) / SEG, s);
     });
   return run_f<yvv_f> (k, vertical, src, dst, scratch, w, h, channels, s);
+}
+
+int
+gb_cuda_blocks_pair_apply (const gb_params *px, double sx,
+                           const gb_params *py, double sy, int w, int h,
+                           int channels)
+{
+  const long floats = (long) w * h * channels;
+  if (channels < 3 || (floats < PAIR_MIN_FLOATS && !gb_cuda_pairs_always ())
+      || px->algorithm != py->algorithm
+      || !gb_cuda_blocks_apply (px, sx, 0, w, h * channels)
+      || !gb_cuda_blocks_apply (py, sy, 1, h, w * channels))
+    return 0;
+  const bool der = px->algorithm == GB_ALGO_DERICHE;
+  const int S = der ? deriche_f::S : yvv_f::S;
+  const int N = block_len (px->algorithm);
+  const long nbx = (w + N - 1) / N, nby = (h + N - 1) / N;
+  /* Lines the fused kernel takes (in blocks of N or, YvV, of 32) stay
+   * with it. */
+  if (fused_fits (S, N, false, (int) nbx)
+      || fused_fits (S, N, true, (int) nby))
+    return 0;
+  const size_t tabs = der ? 2 * sizeof (deriche_f::Tab)
+                          : sizeof (yvv_f::Tab) + sizeof (yvv_f::FTab);
+  return pair_shm (N, channels) + tabs <= gb_cuda_shm_optin ()
+         && 2 * (long) TAB_BYTES + (nbx * h + nby * w) * channels
+                             * (long) state_bytes (px->algorithm)
+            <= floats * (long) sizeof (float);
+}
+
+gb_status
+gb_cuda_blocks_pair_run (const gb_params *px, double sx, const gb_params *py,
+                         double sy, const float *src, float *mid, float *dst,
+                         float *scratch, int w, int h, int channels,
+                         cudaStream_t s)
+{
+  if (px->algorithm == GB_ALGO_DERICHE)
+    {
+      const deriche_f::K kx = deriche_k (sx, w, deriche_f::N),
+                         ky = deriche_k (sy, h, deriche_f::N);
+      return by_channels_3_4 (channels, [&] (auto C) {
+        return run_pair<deriche_f, C.value> (kx, ky, src, mid, dst, scratch,
+                                             w, h, s);
+      });
+    }
+  const yvv_k kx = yvv_k_for (px, sx, w, yvv_f::N),
+              ky = yvv_k_for (py, sy, h, yvv_f::N);
+  return by_channels_3_4 (channels, [&] (auto C) {
+    return run_pair<yvv_f, C.value> (kx, ky, src, mid, dst, scratch, w, h, s);
+  });
 }

@@ -2,6 +2,7 @@
  * algorithm, sizes, channels, sigmas, both tap modes, strides, in place,
  * multi-band pipelines, borders, perceptual data.  Exits 77 (skipped)
  * where no GPU can be used. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -222,6 +223,82 @@ recursive_matrix (uint64_t *seed, int quick)
     }
 }
 
+/* The rows' and columns' blocks run together (the rows' finals make the
+ * columns' partial states) where both axes' lines are too long for the
+ * fused kernel (YvV past 1024 samples, Deriche past 512), on 3 or 4
+ * channels: on images of 2^24 floats or more, and with
+ * GB_CUDA_PAIRS_ALWAYS on smaller ones.  Short last blocks on both axes
+ * or none, a different sigma on each axis (either axis's table or
+ * constants used for the other shows), strides, and a photograph mirrored
+ * out to 1300 x 1200. */
+static void
+recursive_pairs (uint64_t *seed, int quick)
+{
+  static const struct { gb_algorithm a; int w, h, pad; } psz[] = {
+    { GB_ALGO_YVRG, 1100, 1050, 3 }, { GB_ALGO_YVRG, 1088, 1152, 0 },
+    { GB_ALGO_DERICHE, 600, 530, 1 }, { GB_ALGO_DERICHE, 544, 576, 0 } };
+  static const double sig[][2] = { { 2.0, 7.0 }, { 40.0, 1.2 },
+                                   { 300.0, 120.0 } };
+  setenv ("GB_CUDA_PAIRS_ALWAYS", "1", 1);
+  for (size_t z = 0; z < sizeof psz / sizeof psz[0]; z++)
+    for (int c = 3; c <= 4; c++)
+      {
+        options o = with_algorithm (psz[z].a);
+        tu_image src;
+        if (!tu_alloc (&src, psz[z].w, psz[z].h, c, psz[z].pad))
+          continue;
+        tu_fill_random (&src, seed);
+        o.blocks = 0;
+        for (size_t k = 0; k < sizeof sig / sizeof sig[0]; k++)
+          compare_one (&o, "pair", &src, sig[k][0], sig[k][1], psz[z].pad);
+        tu_free (&src);
+      }
+  tu_image photo, big;
+  if (!tu_load_pnm (&photo, "astronaut.ppm", 4, 0))
+    {
+      TU_CHECK (0, "load astronaut.ppm");
+      unsetenv ("GB_CUDA_PAIRS_ALWAYS");
+      return;
+    }
+  if (tu_alloc (&big, 1300, 1200, 4, 0))
+    {
+      const gb_image *p = &photo.view, *b = &big.view;
+      for (int y = 0; y < b->height; y++)
+        for (int x = 0; x < b->width; x++)
+          {
+            /* Mirrored: x, 2w - 1 - x, then x - 2w again. */
+            const int px = x % (2 * p->width), py = y % (2 * p->height);
+            const int sx = px < p->width ? px : 2 * p->width - 1 - px;
+            const int sy = py < p->height ? py : 2 * p->height - 1 - py;
+            for (int ch = 0; ch < 4; ch++)
+              b->data[(size_t) y * b->stride + (size_t) x * 4 + ch]
+                = p->data[(size_t) sy * p->stride + (size_t) sx * 4 + ch];
+          }
+      for (int a = 0; a < 2; a++)
+        {
+          options o = with_algorithm (a ? GB_ALGO_DERICHE : GB_ALGO_YVRG);
+          o.blocks = 0;
+          compare_one (&o, "pair photo", &big, 6.0, 25.0, 0);
+        }
+      tu_free (&big);
+    }
+  tu_free (&photo);
+  unsetenv ("GB_CUDA_PAIRS_ALWAYS");
+  /* 3000 x 2000 RGB: 18 million floats, paired without being told. */
+  tu_image large;
+  if (!quick && tu_alloc (&large, 3000, 2000, 3, 0))
+    {
+      tu_fill_random (&large, seed);
+      for (int a = 0; a < 2; a++)
+        {
+          options o = with_algorithm (a ? GB_ALGO_DERICHE : GB_ALGO_YVRG);
+          o.blocks = 0;
+          compare_one (&o, "pair large", &large, 9.0, 3.5, 0);
+        }
+      tu_free (&large);
+    }
+}
+
 /* The recursive blocks' fused kernel where it runs in thread-block
  * clusters (Hopper), only: few calls, for tests/test_gpu_racecheck.sh
  * (GB_TEST_CLUSTERS=1), which runs them under compute-sanitizer's
@@ -377,6 +454,7 @@ main (void)
   fir_pairs (&seed);
   fir_photos_and_bands (&seed, quick);
   recursive_matrix (&seed, quick);
+  recursive_pairs (&seed, quick);
   edge_cases (&seed);
   borders ();
   in_place (&seed);

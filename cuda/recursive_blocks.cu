@@ -8,6 +8,8 @@
  *             borders, as the sequential filters), a line's blocks shared
  *             by up to CARRY_MAX_WARPS warps in segments;
  *   finals    every block again from its true states -> the output.
+ * On large images of 3 or 4 channels the rows' finals also make the
+ * columns' partial states (pair_kernel), which saves the columns a read.
  * Lines of at most FUSED_MAX_BLOCKS blocks take one fused kernel instead
  * (carries in shared memory); YvV's in blocks of 32 where the image has
  * too few lines to fill the GPU (yvv_short).  The per-block maths is engine/
@@ -23,7 +25,8 @@
  * neighbouring floats of a row per step); rows go through a warp-private
  * shared-memory tile whose row pitch is C mod 32 floats, so that the 32
  * threads reading sample i of their rows hit 32 different banks.  No
- * transposed copies: each axis reads the image twice and writes it once.
+ * transposed copies: each axis reads the image twice and writes it once
+ * (once and once for the columns after pair_kernel).
  * The table and the block states live in the caller's scratch buffer. */
 #include <algorithm>
 #include <type_traits>

@@ -681,7 +681,10 @@ constexpr int CARRY_MAX_WARPS = 12;
  * registers, two thread blocks of 12 warps a multiprocessor: with 8 they
  * took 137 registers, one thread block (18 % occupancy), and waited on
  * memory (4K RGBA rows 58 us, a quarter of the filter; H200).  YvV's
- * (3 x 3 maps) spill below 147 registers and keep the 8. */
+ * (3 x 3 maps) spill below 147 registers and keep the 8: with 4 they took
+ * 125 registers, still one thread block, and 35 / 31 us against 31 / 25
+ * on 4K RGBA (rows / columns; 1920x1080 RGB gained 0.003 ms, 6000x4000
+ * RGBA lost 0.005); held to two thread blocks they spilled and lost more. */
 constexpr int DERICHE_CHUNK = 4;
 
 /* Walks positions [p0, p1) of a line's blocks (block b = p, or nb-1-p

@@ -393,6 +393,40 @@ state_store (T *st, int b, int j0, int lines, int line, const U *z)
     st[state_at (S, b, j0 + j, lines, line)] = (T) z[j];
 }
 
+/* A line's block b (n samples, `stride' apart) from zero states, to its
+ * two edge states (partial_kernel, pair_kernel's columns). */
+template <class F>
+__device__ __forceinline__ void
+partial_to_states (float *v, int n, const typename F::K &k,
+                   const typename F::Tab *tab, typename F::T *st, int b,
+                   int lines, int line, int stride = 1)
+{
+  typename F::T zc[F::S], za[F::S];
+  if (n == F::N)   /* whole blocks: the stages' sample tests fold away */
+    F::partial (v, F::N, k, tab, zc, za, stride);
+  else
+    F::partial (v, n, k, tab, zc, za, stride);
+  state_store<F::S> (st, b, 0, lines, line, zc);
+  state_store<F::S> (st, b, F::S, lines, line, za);
+}
+
+/* The same block from its entry states (the carries') to the output
+ * (final_kernel, pair_kernel's rows). */
+template <class F>
+__device__ __forceinline__ void
+final_from_states (float *v, int n, const typename F::K &k,
+                   const typename F::FTab *tab, const typename F::T *st,
+                   int b, int lines, int line, int stride = 1)
+{
+  typename F::T s[F::S], a[F::S];
+  state_load<F::S> (st, b, 0, lines, line, s);
+  state_load<F::S> (st, b, F::S, lines, line, a);
+  if (n == F::N)
+    F::final (v, F::N, k, tab, s, a, stride);
+  else
+    F::final (v, n, k, tab, s, a, stride);
+}
+
 /* The thread block's row of the grid, counted from the end if up.  The
  * grid's rows go down the image, thread blocks start about in order, and
  * the partials (and pair_kernel) walk it upwards, the finals downwards:
@@ -481,15 +515,8 @@ partial_kernel (const float *__restrict__ src, typename F::T *__restrict__ st,
       pdl_wait_then_release ();
       tab_stage (tab_g, &tab);
     }
-  if (!at.t.valid)
-    return;
-  typename F::T zc[F::S], za[F::S];
-  if (at.n == F::N)   /* whole blocks: the stages' sample tests fold away */
-    F::partial (v, F::N, k, &tab, zc, za);
-  else
-    F::partial (v, at.n, k, &tab, zc, za);
-  state_store<F::S> (st, at.b, 0, at.lines, at.t.line, zc);
-  state_store<F::S> (st, at.b, F::S, at.lines, at.t.line, za);
+  if (at.t.valid)
+    partial_to_states<F> (v, at.n, k, &tab, st, at.b, at.lines, at.t.line);
 }
 
 template <class F, int C, bool VERT>
@@ -511,15 +538,7 @@ final_kernel (const float *__restrict__ src, float *__restrict__ dst,
   at.t.load (src, w, h, at.b, at.n, sm[threadIdx.x >> 5], v);
   pdl_wait_then_release ();
   if (at.t.valid)
-    {
-      typename F::T s[F::S], a[F::S];
-      state_load<F::S> (st, at.b, 0, at.lines, at.t.line, s);
-      state_load<F::S> (st, at.b, F::S, at.lines, at.t.line, a);
-      if (at.n == F::N)
-        F::final (v, F::N, k, tab, s, a);
-      else
-        F::final (v, at.n, k, tab, s, a);
-    }
+    final_from_states<F> (v, at.n, k, tab, st, at.b, at.lines, at.t.line);
   at.t.store (dst, w, h, at.b, at.n, sm[threadIdx.x >> 5], v);
 }
 
@@ -617,29 +636,13 @@ pair_kernel (const float *__restrict__ src, float *__restrict__ dst,
   pdl_wait_then_release ();
   const int r = t / C;   /* the rows: row r, channel t % C */
   if (r < ny)
-    {
-      float *mine = pair_sm + r * P + t % C;
-      const int lines = h * C, line = (by * N + r) * C + t % C;
-      typename F::T s[F::S], a[F::S];
-      state_load<F::S> (st_x, bx, 0, lines, line, s);
-      state_load<F::S> (st_x, bx, F::S, lines, line, a);
-      if (nx == N)
-        F::final (mine, N, kx, tab_x, s, a, C);
-      else
-        F::final (mine, nx, kx, tab_x, s, a, C);
-    }
+    final_from_states<F> (pair_sm + r * P + t % C, nx, kx, tab_x, st_x, bx,
+                          h * C, (by * N + r) * C + t % C, C);
   __syncthreads ();
   pair_move<F, C, false> (pair_sm, dst + at, pitch, nx, ny);
-  if (t >= nx * C)   /* the columns: column line t of the tile */
-    return;
-  typename F::T zc[F::S], za[F::S];
-  if (ny == N)
-    F::partial (pair_sm + t, N, ky, &tab_y, zc, za, P);
-  else
-    F::partial (pair_sm + t, ny, ky, &tab_y, zc, za, P);
-  const int lines = w * C, line = bx * N * C + t;
-  state_store<F::S> (st_y, by, 0, lines, line, zc);
-  state_store<F::S> (st_y, by, F::S, lines, line, za);
+  if (t < nx * C)   /* the columns: column line t of the tile */
+    partial_to_states<F> (pair_sm + t, ny, ky, &tab_y, st_y, by, w * C,
+                          bx * N * C + t, P);
 }
 
 /* ---- carries ------------------------------------------------------------ */

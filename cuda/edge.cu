@@ -2,7 +2,9 @@
  *
  * The domain transform's spacings are computed once per call (rows'
  * spacings stored transposed), then each iteration filters rows (as the
- * columns of a transposed copy) and columns.  A column kernel thread owns
+ * columns of the image transposed) and columns; Algorithm A's passes
+ * write their output in the layout the next pass reads (run_c), so the
+ * image is transposed only at the start.  A column kernel thread owns
  * one block of one line.  Algorithm C: a block after the first (before
  * the last) starts from Algorithm B's estimate, walking back (forward)
  * until the transformed distance reaches kappa * sigma.  Algorithm A runs
@@ -607,17 +609,31 @@ edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
  * there, and the other adds it and writes the sum (the odd middle pixel,
  * reached by both at once, goes through a shuffle), so that every output
  * is written once and nothing is read back from global memory.  Shared
- * memory: PAIR_LINES lines x nmax pixels x C floats a warp. */
+ * memory: PAIR_LINES lines x nmax pixels x C floats a warp.
+ *
+ * TOUT: the output transposed ([lines][L][C], the lines as rows), which
+ * saves the filter's passes the transposes between them (run_c).  The
+ * sums then stay in shared memory, a line's block contiguous (row pitch
+ * odd: the 16 lanes of a direction hit different banks), and the warp
+ * writes each line's block as one run of floats once all are summed. */
 constexpr int PAIR_LINES = 16, PAIR_WARPS = 4, PAIR_MIN_BLOCKS = 5;
+
+/* A line's floats in shared memory when the output is transposed. */
+__host__ __device__ constexpr int
+pair_pitch_t (int C, int nmax)
+{
+  return (C * nmax) | 1;
+}
 
 /* Shared memory of a thread block of edge_final_pair_kernel. */
 constexpr size_t
-pair_shm (int C, int nmax)
+pair_shm (int C, int nmax, bool tout)
 {
-  return sizeof (float) * PAIR_WARPS * PAIR_LINES * C * (size_t) nmax;
+  return sizeof (float) * PAIR_WARPS * PAIR_LINES
+         * (size_t) (tout ? pair_pitch_t (C, nmax) : C * nmax);
 }
 
-template <int C>
+template <int C, bool TOUT>
 __global__ void __launch_bounds__ (32 * PAIR_WARPS, PAIR_MIN_BLOCKS)
 edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
                         const float *__restrict__ dt,
@@ -644,8 +660,10 @@ edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
   const float *f = in + (size_t) line * C;
   float *o = out + (size_t) line * C;
   const float *d = dt + line;
-  float *mine = held + ((size_t) (threadIdx.x >> 5) * nmax * PAIR_LINES
-                        + (lane & 15)) * C;
+  const int tp = pair_pitch_t (C, nmax);
+  float *const warp_held = held + (size_t) (threadIdx.x >> 5) * PAIR_LINES
+                                  * (TOUT ? tp : nmax * C);
+  float *mine = warp_held + (lane & 15) * (TOUT ? tp : C);
   /* Step i is at pixel p0 + i * step; its factors are those of the
    * spacing at p + dir (before p causally, after it anticausally). */
   const int p0 = dir ? e - 1 : s, step = dir ? -1 : 1;
@@ -658,7 +676,7 @@ edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
 #pragma unroll
     for (int ch = 0; ch < C; ch++)
       v[ch] = gg[0][ch].re + gg[1][ch].re;
-    float *slot = mine + (size_t) (p - s) * PAIR_LINES * C;
+    float *slot = mine + (size_t) (p - s) * (TOUT ? C : PAIR_LINES * C);
     if (i == half)
       __syncwarp ();   /* the first half's values are all kept */
     if (i < half)
@@ -673,15 +691,15 @@ edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
 #pragma unroll
         for (int ch = 0; ch < C; ch++)
           other[ch] = __shfl_xor_sync (0xffffffffu, v[ch], 16);
-        if (dir == 0 && valid)
+        if (dir == 0 && (TOUT || valid))
 #pragma unroll
           for (int ch = 0; ch < C; ch++)
-            o[(size_t) p * pitch + ch] = v[ch] + other[ch];
+            (TOUT ? slot[ch] : o[(size_t) p * pitch + ch]) = v[ch] + other[ch];
       }
-    else if (valid)
+    else if (TOUT || valid)
 #pragma unroll
       for (int ch = 0; ch < C; ch++)
-        o[(size_t) p * pitch + ch] = v[ch] + slot[ch];
+        (TOUT ? slot[ch] : o[(size_t) p * pitch + ch]) = v[ch] + slot[ch];
   };
 
   /* Step 0: from the line's true start at its end pixel, or from the
@@ -742,6 +760,20 @@ edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
               f2[ch] = fb[b][ch];
             emit (i0 + b, p0 + (i0 + b) * step, g);
           }
+    }
+  if constexpr (TOUT)
+    {
+      /* Line l's block is floats [s C, e C) of output row l. */
+      __syncwarp ();
+      const int first = (int) (wid % groups) * PAIR_LINES;
+      const int n = min (PAIR_LINES, lines - first);
+      for (int l = 0; l < n; l++)
+        {
+          float *row = out + ((size_t) (first + l) * L + s) * C;
+          const float *sums = warp_held + l * tp;
+          for (int j = lane; j < nb * C; j += 32)
+            row[j] = sums[j];
+        }
     }
 }
 
@@ -827,13 +859,50 @@ to_kernel (double sigma, int hold)
   return k;
 }
 
+/* Whether the exact blocks' final takes edge_final_pair_kernel (TOUT:
+ * writing the output transposed): where its shared memory fits without
+ * asking for more (blocks of up to 48 pixels in RGBA; gb_cuda_edge_blocks
+ * keeps them to 40).  Else edge_cols_kernel, which writes it as read. */
+template <int C>
+bool
+pair_fits (int exact, int L, int blocks, bool tout)
+{
+  return exact && blocks > 1
+         && pair_shm (C, (L + blocks - 1) / blocks, tout) <= 48 * 1024;
+}
+
+template <int C, bool TOUT>
+gb_status
+launch_pair (const float *in, float *out, const float *dt, const float *st,
+             int lines, int L, int blocks, const dt_k &k, cudaStream_t s)
+{
+  /* All of the unified L1 as shared memory if the driver lets us: a
+   * hint (without it, fewer thread blocks fit), so a refusal is cleared
+   * and ignored.  As many thread blocks a multiprocessor as it then
+   * holds. */
+  static const bool hinted = (cudaFuncSetAttribute (
+      edge_final_pair_kernel<C, TOUT>,
+      cudaFuncAttributePreferredSharedMemoryCarveout, 100),
+      cudaGetLastError (), true);
+  (void) hinted;
+  const int nmax = (L + blocks - 1) / blocks;
+  const long warps = (long) (lines + PAIR_LINES - 1) / PAIR_LINES * blocks;
+  edge_final_pair_kernel<C, TOUT><<<(unsigned) ((warps + PAIR_WARPS - 1)
+                                                / PAIR_WARPS),
+                                    32 * PAIR_WARPS,
+                                    pair_shm (C, nmax, TOUT), s>>> (
+      in, out, dt, st, lines, L, blocks, nmax, k);
+  return gb_cuda_check_launch ("edge_final_pair_kernel");
+}
+
 /* One pass over the columns: Algorithm C in one kernel (exact == 0), or
- * the exact blocks in three (st: room for their states). */
+ * the exact blocks in three (st: room for their states).  tout: the
+ * output transposed, only where pair_fits<C> (exact, L, blocks, true). */
 template <int C>
 gb_status
 launch_cols (const float *in, float *out, const float *dt, float *st,
              int lines, int L, int blocks, int exact, float warmup,
-             const dt_k &k, cudaStream_t s)
+             const dt_k &k, bool tout, cudaStream_t s)
 {
   const int threads = EDGE_THREADS;
   const long n = (long) lines * blocks;
@@ -855,29 +924,10 @@ launch_cols (const float *in, float *out, const float *dt, float *st,
       st, lines, blocks);
   if ((r = gb_cuda_check_launch ("edge_carry_kernel")) != GB_OK)
     return r;
-  /* Two lanes a block where their shared memory fits without asking for
-   * more (blocks of up to 48 pixels in RGBA; gb_cuda_edge_blocks keeps
-   * them to 40), as many thread blocks a
-   * multiprocessor as it then holds. */
-  const int nmax = (L + blocks - 1) / blocks;
-  const size_t shm = pair_shm (C, nmax);
-  if (shm <= 48 * 1024)
-    {
-      /* All of the unified L1 as shared memory if the driver lets us: a
-       * hint (without it, fewer thread blocks fit), so a refusal is
-       * cleared and ignored. */
-      static const bool hinted = (cudaFuncSetAttribute (
-          edge_final_pair_kernel<C>,
-          cudaFuncAttributePreferredSharedMemoryCarveout, 100),
-          cudaGetLastError (), true);
-      (void) hinted;
-      const long warps = (long) (lines + PAIR_LINES - 1) / PAIR_LINES * blocks;
-      edge_final_pair_kernel<C><<<(unsigned) ((warps + PAIR_WARPS - 1)
-                                              / PAIR_WARPS),
-                                  32 * PAIR_WARPS, shm, s>>> (
-          in, out, dt, st, lines, L, blocks, nmax, k);
-      return gb_cuda_check_launch ("edge_final_pair_kernel");
-    }
+  if (pair_fits<C> (exact, L, blocks, tout))
+    return tout ? launch_pair<C, true> (in, out, dt, st, lines, L, blocks, k, s)
+                : launch_pair<C, false> (in, out, dt, st, lines, L, blocks, k,
+                                         s);
   edge_cols_kernel<C, FINAL><<<grid, threads, 0, s>>> (
       in, out, dt, st, lines, L, blocks, warmup, k);
   return gb_cuda_check_launch ("edge_cols_kernel (final)");
@@ -900,31 +950,49 @@ run_c (const gb_params *p, float *a, float *b, float *dty, float *dtxT,
     return st;
   const int hold = p->edge_interpolation == GB_EDGE_HOLD;
   const int exact = p->algorithm != GB_ALGO_EDGE_PARTITIONED;
+  /* The passes, rows then columns each iteration (an axis of sigma 0
+   * has none).  A pass reads its lines as columns: the rows' from the
+   * image transposed (h x w, `flipped'), the columns' from it as it is.
+   * Where the exact blocks' final can, a pass writes its output in the
+   * layout of the pass after it (as it is after the last), so that the
+   * image is transposed once where rows and columns alternate (2048 x
+   * 2048 RGBA, 2 iterations: once instead of four times); else the
+   * transposes go between the passes. */
+  const int n = p->iterations * ((p->sigma_x > 0) + (p->sigma_y > 0));
+  const auto rows = [&] (int i) {
+    return p->sigma_x > 0 && (p->sigma_y <= 0 || i % 2 == 0);
+  };
   float *cur = a, *other = b;
-  for (int it = 1; it <= p->iterations; it++)
+  bool flipped = false;
+  const auto swap = [&] { float *t = cur; cur = other; other = t; };
+  const auto transpose = [&] {
+    st = flipped ? gb_cuda_transpose (cur, other, h, w, C, s)
+                 : gb_cuda_transpose (cur, other, w, h, C, s);
+    swap ();
+    flipped = !flipped;
+    return st;
+  };
+  for (int i = 0; i < n; i++)
     {
-      if (p->sigma_x > 0)
-        {
-          double si = gb_dt_iteration_sigma (p->sigma_x, it, p->iterations);
-          /* rows: transpose into other, filter into cur, transpose back */
-          if ((st = gb_cuda_transpose (cur, other, w, h, C, s)) != GB_OK
-              || (st = launch_cols<C> (other, cur, dtxT, states, h, w, blocks_x,
-                                       exact, (float) (p->kappa * si),
-                                       to_kernel (si, hold), s)) != GB_OK
-              || (st = gb_cuda_transpose (cur, other, h, w, C, s)) != GB_OK)
-            return st;
-          float *t = cur; cur = other; other = t;
-        }
-      if (p->sigma_y > 0)
-        {
-          double si = gb_dt_iteration_sigma (p->sigma_y, it, p->iterations);
-          if ((st = launch_cols<C> (cur, other, dty, states, w, h, blocks_y,
-                                    exact, (float) (p->kappa * si),
-                                    to_kernel (si, hold), s)) != GB_OK)
-            return st;
-          float *t = cur; cur = other; other = t;
-        }
+      const bool r = rows (i);
+      const int it = 1 + i / (n / p->iterations);
+      if (flipped != r && transpose () != GB_OK)
+        return st;
+      const double si = gb_dt_iteration_sigma (r ? p->sigma_x : p->sigma_y,
+                                               it, p->iterations);
+      const int lines = r ? h : w, L = r ? w : h, nb = r ? blocks_x : blocks_y;
+      const bool next_flipped = i + 1 < n && rows (i + 1);
+      const bool tout = next_flipped != flipped
+                        && pair_fits<C> (exact, L, nb, true);
+      if ((st = launch_cols<C> (cur, other, r ? dtxT : dty, states, lines, L,
+                                nb, exact, (float) (p->kappa * si),
+                                to_kernel (si, hold), tout, s)) != GB_OK)
+        return st;
+      swap ();
+      flipped = flipped != tout;
     }
+  if (flipped && transpose () != GB_OK)
+    return st;
   *result = cur;
   return GB_OK;
 }
@@ -945,7 +1013,9 @@ gb_cuda_edge_blocks (const gb_params *p, int lines, int L, int sm_count)
    * of at most 40 pixels, at least 32 a line, none shorter than 16
    * pixels.  At most 40: the final's two lanes a block keep 1 KB of
    * shared memory a pixel of block length (RGBA), and up to 44 KB five
-   * thread blocks of them fit a multiprocessor (48 pixels: four).
+   * thread blocks of them fit a multiprocessor (48 pixels: four; and
+   * writing its output transposed, which saves run_c its transposes, it
+   * no longer fits).  The counts below were measured before that.
    * Measured on an H200 (sigma 50, ms, counts fixed for both axes):
    *   2048x2048 RGBA   32: 0.83  43: 0.86  48: 0.83  56-80: 0.82  96: 0.85
    *   3840x2160 RGBA   64: 1.59  80: 1.53  96: 1.52

@@ -1,0 +1,567 @@
+/* The parts of the exact block-parallel recursive Gaussians
+ * (recursive_blocks.cu says how they work) that its tiled kernels and
+ * its fused kernel (recursive_blocks_fused.cuh) share: the filters'
+ * per-block stages, the tiles lines are read through, the block states,
+ * the carries' walk along a line, and the launch helper.  Kernel code in
+ * an anonymous namespace: included by recursive_blocks.cu only. */
+#ifndef GB_RECURSIVE_BLOCKS_COMMON_CUH
+#define GB_RECURSIVE_BLOCKS_COMMON_CUH
+
+#include <algorithm>
+#include <type_traits>
+
+#include "cuda_internal.h"
+#include "device_util.cuh"
+#include "../engine/coefficients.h"
+#include "../engine/recursive_blocks.h"
+
+namespace {
+
+constexpr int WARPS = 4;            /* tiles per thread block */
+
+/* Room for a table at the start of the scratch buffer (256-byte
+ * aligned, as the states after it). */
+constexpr size_t TAB_BYTES = 3328;
+
+/* Launches that may start while the kernel before them finishes
+ * (programmatic dependent launch, Hopper on; see launch ()): a filter's
+ * PDL says which.  H200, 4K RGBA / 1920x1080 RGB, ms: for Deriche all of
+ * them (0.375 -> 0.366, 0.099 -> 0.090); for YvV the table kernel
+ * (1080p 0.099 -> 0.092), but its partials lost 0.008-0.013 on every
+ * image tried, its carries 0.017 at sigma 80 (one warp a line) and its
+ * finals 0.012 on 1080p, so those wait as before. */
+enum : unsigned
+{
+  PDL_TAB = 1,
+  PDL_PARTIAL = 2,
+  PDL_CARRY = 4,
+  PDL_FINAL = 8,
+  PDL_FUSED = 16
+};
+
+/* ---- filters ------------------------------------------------------------ */
+
+struct yvv_k
+{
+  gb_yvv_coeffs c;
+  gb_yvv_block full, tail;   /* the maps of a whole block and the last */
+  int naive;
+  int segments;   /* whether the carries may split a line */
+};
+
+/* Blocks of NN samples, in double: the stages the fused kernel runs
+ * (and the tiled kernels for a line's short last block). */
+template <int NN>
+struct yvv_base
+{
+  using T = double;             /* a block state's type in memory */
+  static constexpr int S = 3;   /* values per state */
+  static constexpr int N = NN;
+  static constexpr unsigned PDL = PDL_TAB | PDL_FUSED;
+  using K = yvv_k;
+
+  static __device__ __forceinline__ void
+  partial_d (float *v, int n, const K &k, double *zc, double *za,
+             int stride = 1)
+  {
+    gb_yvv_partial (v, stride, n, N, &k.c, zc, za);
+  }
+
+  static __device__ __forceinline__ void
+  final_d (float *v, int n, const K &k, const double *s, const double *t,
+           int stride = 1)
+  {
+    gb_yvv_final (v, stride, n, N, &k.c, s, t);
+  }
+};
+
+/* Blocks of GB_BLOCK_LEN_YVV, the length the whole-block tables have. */
+struct yvv_f : yvv_base<GB_BLOCK_LEN_YVV>
+{
+  /* Whole blocks' tables: built on the device (tab_kernel) and staged in
+   * shared memory by each thread block that uses them.  As kernel
+   * parameters (3 KB) they made every launch slower and thrashed the
+   * constant cache; uploaded from the host, each axis waited on a copy
+   * from pageable memory. */
+  using Tab = gb_yvv_blockw;
+  struct FTab   /* the finals' share of it: none */
+  {
+    int unused;
+  };
+  static constexpr bool FINAL_TAB = false;
+  /* The row finals' thread blocks a multiprocessor (final_kernel's
+   * launch bound; 0: the compiler's choice, 96 registers). */
+  static constexpr int ROW_FINAL_MIN_BLOCKS = 0;
+  static constexpr int ROW_PARTIAL_MIN_BLOCKS = 0;   /* likewise */
+
+  static __device__ __forceinline__ void
+  tab_row (const K &k, int i, Tab *tab)
+  {
+    gb_yvv_blockw_row (&k.c, i, tab);
+  }
+
+  static __device__ __forceinline__ void
+  partial (float *v, int n, const K &k, const Tab *tab, T *zc, T *za,
+           int stride = 1)
+  {
+    if (n == N)
+      gb_yvv_partial_w (v, stride, tab, zc, za);
+    else
+      partial_d (v, n, k, zc, za, stride);
+  }
+
+  static __device__ __forceinline__ void
+  final (float *v, int n, const K &k, const FTab *, const T *s, const T *t,
+         int stride = 1)
+  {
+    final_d (v, n, k, s, t, stride);
+  }
+};
+
+/* Short lines on a GPU they leave mostly idle, fused kernel only: blocks
+ * of 32 halve each thread's serial chain and double the threads (512 x
+ * 512 grey: 0.040 -> 0.035 ms on the H200); with more lines blocks of 64
+ * stay faster (6000 x 4000 RGBA: 0.86 against 0.98 ms with 32 everywhere). */
+using yvv_short = yvv_base<32>;
+
+struct deriche_f
+{
+  using T = float;
+  static constexpr int S = 4;
+  static constexpr int N = GB_BLOCK_LEN_DERICHE;
+  static constexpr unsigned PDL = PDL_TAB | PDL_PARTIAL | PDL_CARRY
+                                  | PDL_FINAL | PDL_FUSED;
+  struct K
+  {
+    gb_deriche_modes m;
+    gb_deriche_block full, tail;
+  };
+  using Tab = gb_deriche_blockf;
+  using FTab = Tab;
+  static constexpr bool FINAL_TAB = true;
+  /* Held to 96 registers, five thread blocks (the compiler's choice was
+   * 122, four): 4K RGBA rows 109 -> 101 us (Nsight Compute, H200), 0.365-
+   * 0.368 -> 0.359-0.360 ms in all.  The columns' final, 105 registers,
+   * was slower held to 96 (87 -> 92 us) and keeps the compiler's. */
+  static constexpr int ROW_FINAL_MIN_BLOCKS = 5;
+  /* Its row partials likewise at 80 registers, six thread blocks (the
+   * compiler's 91: five): 47.7 -> 44.7 us, 4K RGBA 0.355-0.356 ->
+   * 0.353-0.356 ms, 1920x1080 RGB 0.087 -> 0.086 (H200). */
+  static constexpr int ROW_PARTIAL_MIN_BLOCKS = 6;
+
+  static __device__ __forceinline__ void
+  tab_row (const K &k, int i, Tab *tab)
+  {
+    gb_deriche_blockf_row (&k.m, i, tab);
+  }
+
+  static __device__ __forceinline__ void
+  partial_d (float *v, int n, const K &k, double *zc, double *za,
+             int stride = 1)
+  {
+    gb_deriche_partial (v, stride, n, N, &k.m, zc, za);
+  }
+
+  static __device__ __forceinline__ void
+  final_d (float *v, int n, const K &k, const double *s, const double *t,
+           int stride = 1)
+  {
+    float tmp[N];
+    gb_deriche_final (v, stride, n, N, &k.m, s, t, tmp);
+  }
+
+  /* Whole blocks (n == N, known at compile time in the kernels) in
+   * single precision; a line's short last block in double. */
+  static __device__ __forceinline__ void
+  partial (float *v, int n, const K &k, const Tab *tab, T *zc, T *za,
+           int stride = 1)
+  {
+    if (n == N)
+      {
+        gb_deriche_partial_f (v, stride, tab, zc, za);
+        return;
+      }
+    double c[S], a[S];
+    partial_d (v, n, k, c, a, stride);
+    for (int j = 0; j < S; j++)
+      {
+        zc[j] = (float) c[j];
+        za[j] = (float) a[j];
+      }
+  }
+
+  static __device__ __forceinline__ void
+  final (float *v, int n, const K &k, const Tab *tab, const T *s,
+         const T *t, int stride = 1)
+  {
+    if (n == N)
+      {
+        float tmp[N];
+        gb_deriche_final_f (v, stride, tab, s, t, tmp);
+        return;
+      }
+    double sd[S], td[S];
+    for (int j = 0; j < S; j++)
+      {
+        sd[j] = s[j];
+        td[j] = t[j];
+      }
+    final_d (v, n, k, sd, td, stride);
+  }
+};
+
+/* ---- tiles ---------------------------------------------------------------
+ * Lines are scalar: VERT, line l = x * C + ch is a column of floats, sample
+ * i at i * pitch + l; rows, line l = y * C + ch, sample i at y * pitch +
+ * i * C + ch.  A row tile holds 32 / C image rows. */
+
+template <int C> constexpr int tile_rows = 32 / C;   /* image rows */
+template <int C, int SEG> constexpr int tile_pitch = SEG * C + C;
+/* Floats of a warp's row tile, any C <= 4. */
+template <int SEG> constexpr int tile_floats = 32 * (SEG + 1);
+
+template <int C, bool VERT, int SEG>
+struct tile
+{
+  int lane, line, valid, row0;
+
+  __device__ __forceinline__
+  tile (int t, int w, int h)
+  {
+    lane = threadIdx.x & 31;
+    if constexpr (VERT)
+      {
+        line = t * 32 + lane;
+        valid = line < w * C;
+        row0 = 0;
+      }
+    else
+      {
+        row0 = t * tile_rows<C>;
+        line = (row0 + lane / C) * C + lane % C;
+        valid = lane < tile_rows<C> * C && row0 + lane / C < h;
+      }
+  }
+
+  /* v[0..n) = block b of this thread's line. */
+  __device__ __forceinline__ void
+  load (const float *src, int w, int h, int b, int n, float *sm, float *v)
+  const
+  {
+    const size_t pitch = (size_t) w * C;
+    if constexpr (VERT)
+      {
+        /* A pointer stepped a row at a time, and no per-sample tests in
+         * whole blocks: address arithmetic and predicates outnumbered the
+         * filter's own instructions. */
+        const float *p = src + (size_t) b * SEG * pitch + line;
+        if (valid && n == SEG)
+#pragma unroll
+          for (int i = 0; i < SEG; i++, p += pitch)
+            v[i] = *p;
+        else if (valid)
+#pragma unroll
+          for (int i = 0; i < SEG; i++, p += pitch)
+            if (i < n)
+              v[i] = *p;
+      }
+    else
+      {
+        const float *rows = src + (size_t) row0 * pitch + (size_t) b * SEG * C;
+        if (n == SEG && row0 + tile_rows<C> <= h)   /* a whole tile */
+#pragma unroll
+          for (int r = 0; r < tile_rows<C>; r++, rows += pitch)
+#pragma unroll
+            for (int e = lane; e < SEG * C; e += 32)
+              sm[r * tile_pitch<C, SEG> + e] = rows[e];
+        else
+          for (int r = 0; r < tile_rows<C> && row0 + r < h; r++, rows += pitch)
+            for (int e = lane; e < n * C; e += 32)
+              sm[r * tile_pitch<C, SEG> + e] = rows[e];
+        __syncwarp ();
+        const float *mine = sm + (lane / C) * tile_pitch<C, SEG> + lane % C;
+        if (valid && n == SEG)
+#pragma unroll
+          for (int i = 0; i < SEG; i++)
+            v[i] = mine[i * C];
+        else if (valid)
+#pragma unroll
+          for (int i = 0; i < SEG; i++)
+            if (i < n)
+              v[i] = mine[i * C];
+      }
+  }
+
+  /* Block b of this thread's line = v[0..n). */
+  __device__ __forceinline__ void
+  store (float *dst, int w, int h, int b, int n, float *sm, const float *v)
+  const
+  {
+    const size_t pitch = (size_t) w * C;
+    if constexpr (VERT)
+      {
+        float *p = dst + (size_t) b * SEG * pitch + line;
+        if (valid && n == SEG)
+#pragma unroll
+          for (int i = 0; i < SEG; i++, p += pitch)
+            *p = v[i];
+        else if (valid)
+#pragma unroll
+          for (int i = 0; i < SEG; i++, p += pitch)
+            if (i < n)
+              *p = v[i];
+      }
+    else
+      {
+        __syncwarp ();   /* the tile's last readers are done */
+        float *mine = sm + (lane / C) * tile_pitch<C, SEG> + lane % C;
+        if (valid && n == SEG)
+#pragma unroll
+          for (int i = 0; i < SEG; i++)
+            mine[i * C] = v[i];
+        else if (valid)
+#pragma unroll
+          for (int i = 0; i < SEG; i++)
+            if (i < n)
+              mine[i * C] = v[i];
+        __syncwarp ();
+        float *rows = dst + (size_t) row0 * pitch + (size_t) b * SEG * C;
+        if (n == SEG && row0 + tile_rows<C> <= h)
+#pragma unroll
+          for (int r = 0; r < tile_rows<C>; r++, rows += pitch)
+#pragma unroll
+            for (int e = lane; e < SEG * C; e += 32)
+              rows[e] = sm[r * tile_pitch<C, SEG> + e];
+        else
+          for (int r = 0; r < tile_rows<C> && row0 + r < h; r++, rows += pitch)
+            for (int e = lane; e < n * C; e += 32)
+              rows[e] = sm[r * tile_pitch<C, SEG> + e];
+      }
+  }
+};
+
+/* Block states: for block b, S values of the causal state then S of the
+ * anticausal one, each a plane of `lines` values (threads of a warp hold
+ * neighbouring lines: coalesced); the carries work on them in double.
+ * (Host code too: nvcc lets a host template call a __device__ function
+ * without a word, and the call does nothing.) */
+__host__ __device__ __forceinline__ size_t
+state_at (int S, int b, int j, int lines, int line)
+{
+  return (size_t) (b * 2 * S + j) * lines + line;
+}
+
+template <int S, class T, class U>
+__device__ __forceinline__ void
+state_load (const T *st, int b, int j0, int lines, int line, U *z)
+{
+#pragma unroll
+  for (int j = 0; j < S; j++)
+    z[j] = st[state_at (S, b, j0 + j, lines, line)];
+}
+
+template <int S, class T, class U>
+__device__ __forceinline__ void
+state_store (T *st, int b, int j0, int lines, int line, const U *z)
+{
+#pragma unroll
+  for (int j = 0; j < S; j++)
+    st[state_at (S, b, j0 + j, lines, line)] = (T) z[j];
+}
+
+/* A line's block b (n samples, `stride' apart) from zero states, to its
+ * two edge states (partial_kernel, pair_kernel's columns). */
+template <class F>
+__device__ __forceinline__ void
+partial_to_states (float *v, int n, const typename F::K &k,
+                   const typename F::Tab *tab, typename F::T *st, int b,
+                   int lines, int line, int stride = 1)
+{
+  typename F::T zc[F::S], za[F::S];
+  if (n == F::N)   /* whole blocks: the stages' sample tests fold away */
+    F::partial (v, F::N, k, tab, zc, za, stride);
+  else
+    F::partial (v, n, k, tab, zc, za, stride);
+  state_store<F::S> (st, b, 0, lines, line, zc);
+  state_store<F::S> (st, b, F::S, lines, line, za);
+}
+
+/* The same block from its entry states (the carries') to the output
+ * (final_kernel, pair_kernel's rows). */
+template <class F>
+__device__ __forceinline__ void
+final_from_states (float *v, int n, const typename F::K &k,
+                   const typename F::FTab *tab, const typename F::T *st,
+                   int b, int lines, int line, int stride = 1)
+{
+  typename F::T s[F::S], a[F::S];
+  state_load<F::S> (st, b, 0, lines, line, s);
+  state_load<F::S> (st, b, F::S, lines, line, a);
+  if (n == F::N)
+    F::final (v, F::N, k, tab, s, a, stride);
+  else
+    F::final (v, n, k, tab, s, a, stride);
+}
+
+/* The thread block's row of the grid, counted from the end if up.  The
+ * grid's rows go down the image, thread blocks start about in order, and
+ * the partials (and pair_kernel) walk it upwards, the finals downwards:
+ * each kernel that reads the image after another starts on what that one
+ * touched last, still in L2 (50 MB on the H200).  4K RGBA, H200: yvrg
+ * 0.319-0.325 -> 0.308-0.311 ms, Deriche 0.357-0.358 -> 0.346-0.349;
+ * 1920 x 1080 RGB 0.089-0.090 -> 0.087-0.089 and 0.087-0.092 -> 0.086. */
+__device__ __forceinline__ int
+grid_y (bool up)
+{
+  return up ? (int) gridDim.y - 1 - (int) blockIdx.y : (int) blockIdx.y;
+}
+
+/* ---- carries ------------------------------------------------------------ */
+
+/* The line's end samples (replicated beyond it). */
+template <int C, bool VERT>
+__device__ __forceinline__ void
+line_ends (const float *src, int w, int h, int line, double *first,
+           double *last)
+{
+  const size_t pitch = (size_t) w * C;
+  if constexpr (VERT)
+    {
+      *first = src[line];
+      *last = src[(size_t) (h - 1) * pitch + line];
+    }
+  else
+    {
+      const float *row = src + (size_t) (line / C) * pitch + line % C;
+      *first = row[0];
+      *last = row[(size_t) (w - 1) * C];
+    }
+}
+
+/* The carries walk a line's blocks in order: a linear recurrence
+ * s <- P_b s + z_b per block.  One thread walking all of a line's blocks
+ * left the GPU idle (8640 threads for the rows of a 4K RGBA image, a
+ * third of the filter's time), so G warps share each line: warp g takes
+ * a segment of the blocks, and since the recurrence composes, a segment
+ * acts as an affine map s -> T s + a.  Phase 1: each warp walks its
+ * segment from a zero state, giving a and T; phase 2: each warp composes
+ * the maps of the segments before it (in shared memory) onto the line's
+ * start, which gives its segment's true entry state; phase 3: it walks
+ * its segment again from there and stores every block's entry state.
+ * Lanes hold neighbouring lines, so the states' loads are coalesced. */
+constexpr int CHUNK = 8;          /* blocks whose loads are issued together */
+constexpr int CARRY_MAX_WARPS = 12;
+/* Deriche's carries issue 4 blocks' loads at a time and are held to 80
+ * registers, two thread blocks of 12 warps a multiprocessor: with 8 they
+ * took 137 registers, one thread block (18 % occupancy), and waited on
+ * memory (4K RGBA rows 58 us, a quarter of the filter; H200).  YvV's
+ * (3 x 3 maps) spill below 147 registers and keep the 8: with 4 they took
+ * 125 registers, still one thread block, and 35 / 31 us against 31 / 25
+ * on 4K RGBA (rows / columns; 1920x1080 RGB gained 0.003 ms, 6000x4000
+ * RGBA lost 0.005); held to two thread blocks they spilled and lost more. */
+constexpr int DERICHE_CHUNK = 4;
+
+/* Walks positions [p0, p1) of a line's blocks (block b = p, or nb-1-p
+ * against the line), their loads issued CHUNK at a time so that one
+ * memory latency serves CHUNK steps.  step (b, z, zc) gets block b's
+ * partial state z (values j0.. of its states) and, WITH_ZC, its causal
+ * entry state zc; with STORE, z is stored back after the step. */
+template <int S, bool WITH_ZC, bool STORE, int CH = CHUNK, class T,
+          class Step>
+__device__ __forceinline__ void
+carry_walk (T *st, int nb, int lines, int line, int j0, bool forward, int p0,
+            int p1, Step step)
+{
+  for (int c = p0; c < p1; c += CH)
+    {
+      double z[CH][S], zc[WITH_ZC ? CH : 1][S];
+#pragma unroll
+      for (int i = 0; i < CH; i++)
+        if (c + i < p1)
+          {
+            const int b = forward ? c + i : nb - 1 - c - i;
+            state_load<S> (st, b, j0, lines, line, z[i]);
+            if (WITH_ZC)
+              state_load<S> (st, b, 0, lines, line, zc[WITH_ZC ? i : 0]);
+          }
+#pragma unroll
+      for (int i = 0; i < CH; i++)
+        if (c + i < p1)
+          {
+            const int b = forward ? c + i : nb - 1 - c - i;
+            step (b, z[i], zc[WITH_ZC ? i : 0]);
+            if (STORE)
+              state_store<S> (st, b, j0, lines, line, z[i]);
+          }
+    }
+}
+
+/* Block b's carry constants among a line's nb blocks (the last one may be
+ * short). */
+template <class K>
+__device__ __forceinline__ auto
+block_of (const K &k, int b, int nb)
+{
+  return b == nb - 1 ? &k.tail : &k.full;
+}
+
+/* The fused kernel's carries: fn (block b's carry constants), called
+ * twice so that each call reads its constants at fixed offsets of the
+ * kernel parameters; block_of's pointer made each of them an indexed load
+ * on the carries' dependency chain (512 x 512 grey yvrg 0.031 -> 0.027
+ * ms on the H200; the carry kernels of longer lines, with the same
+ * change, went 0.334 -> 0.344 ms on 4K RGBA, and keep block_of). */
+template <class K, class Fn>
+__device__ __forceinline__ void
+on_block (const K &k, int b, int nb, Fn fn)
+{
+  if (b == nb - 1)
+    fn (&k.tail);
+  else
+    fn (&k.full);
+}
+
+/* Launches kern on s, in clusters of `cluster` thread blocks where that
+ * is more than 1, and, `early` and where the device allows, as a
+ * programmatic dependent of the kernel before it: it may then be resident
+ * and load what it may (device_util.cuh says what) while that one
+ * finishes, instead of the GPU draining and filling up between kernels
+ * of a few microseconds.  Every kernel here waits with
+ * pdl_wait_then_release (), launched early or not. */
+template <class... P, class... A>
+gb_status
+launch (const char *what, void (*kern) (P...), dim3 grid, dim3 block,
+        size_t shm, cudaStream_t s, int cluster, unsigned early, A... args)
+{
+  cudaLaunchConfig_t cfg = {};
+  cudaLaunchAttribute attr[2];
+  int n = 0;
+  if (cluster > 1)
+    {
+      attr[n].id = cudaLaunchAttributeClusterDimension;
+      attr[n].val.clusterDim.x = cluster;
+      attr[n].val.clusterDim.y = 1;
+      attr[n].val.clusterDim.z = 1;
+      n++;
+    }
+  if (early && gb_cuda_pdl ())
+    {
+      attr[n].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      attr[n].val.programmaticStreamSerializationAllowed = 1;
+      n++;
+    }
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = shm;
+  cfg.stream = s;
+  cfg.attrs = attr;
+  cfg.numAttrs = n;
+  const cudaError_t e = cudaLaunchKernelEx (&cfg, kern, args...);
+  if (e != cudaSuccess)
+    return gb_cuda_fail (e, GB_ERR_CUDA_LAUNCH, what);
+  return gb_cuda_check_launch (what);
+}
+
+} // namespace
+
+#endif

@@ -1,0 +1,307 @@
+/* The exact block-parallel recursive Gaussians' fused kernel: short
+ * lines, one kernel an axis.  Kernel code in an anonymous namespace:
+ * included by recursive_blocks.cu only. */
+#ifndef GB_RECURSIVE_BLOCKS_FUSED_CUH
+#define GB_RECURSIVE_BLOCKS_FUSED_CUH
+
+#include <cooperative_groups.h>
+
+#include "recursive_blocks_common.cuh"
+
+namespace {
+
+/* ---- short lines: one kernel an axis -------------------------------------
+ * When a line has at most FUSED_MAX_BLOCKS blocks, a tile of 32 whole
+ * lines is filtered in one launch instead of four (on a 512 x 512 image
+ * the launches were most of the time): a warp takes a block of the 32
+ * lines, partials, then the carries in shared memory, then the finals.
+ * The stages are the double ones (no table to build); the finals read
+ * their block again (from L2: such an image is small).
+ *
+ * A tile is one thread block, or, where the tiles are too few to fill
+ * the GPU (512 x 512 grey: 16 tiles an axis on 132 multiprocessors), a
+ * cluster of up to 8 thread blocks that share out its blocks.  The
+ * cluster's first thread block then holds the tile's states: the others
+ * store their partial states into its shared memory and read their entry
+ * states back from it (distributed shared memory). */
+constexpr int FUSED_MAX_BLOCKS = 16;
+constexpr int FUSED_MAX_CLUSTER = 8;   /* the portable cluster size */
+
+/* Its shared memory: nb blocks' states (S doubles each way), and for
+ * rows the warps' tiles (`warps` of them). */
+constexpr size_t
+fused_shm (int S, int N, bool vert, int nb, int warps)
+{
+  return sizeof (double) * nb * 2 * S * 32
+         + (vert ? 0 : sizeof (float) * warps * 32 * (N + 1));
+}
+
+/* Whether an axis of nb blocks a line takes the fused kernel. */
+bool
+fused_fits (int S, int N, bool vert, int nb)
+{
+  return nb <= FUSED_MAX_BLOCKS
+         && fused_shm (S, N, vert, nb, nb) <= gb_cuda_shm_optin ();
+}
+
+/* The carries of the fused kernel's 32 lines, in shared memory laid out
+ * as the carry kernels' states (state_at with 32 lines). */
+__device__ __forceinline__ void
+fused_carries (const yvv_k &k, double *zs, int nb, int warp, int, int lane,
+               double first, double last)
+{
+  if (warp != 0)
+    return;
+  double s[3] = { first, first, first }, t[3];
+  carry_walk<3, false, true> (zs, nb, 32, lane, 0, true, 0, nb,
+                              [&] (int b, double *z, const double *) {
+                                on_block (k, b, nb,
+                                          [&] (const gb_yvv_block *bl) {
+                                  gb_yvv_carry_causal (bl, s, z);
+                                });
+                              });
+  gb_yvv_carry_turn (&k.c, s, last, k.naive, t);
+  carry_walk<3, true, true> (zs, nb, 32, lane, 3, false, 0, nb,
+                             [&] (int b, double *z, const double *zc) {
+                               on_block (k, b, nb,
+                                         [&] (const gb_yvv_block *bl) {
+                                 gb_yvv_carry_anticausal (bl, t, z, zc);
+                               });
+                             });
+}
+
+__device__ __forceinline__ void
+fused_carries (const deriche_f::K &k, double *zs, int nb, int warp,
+               int warps, int lane, double first, double last)
+{
+  /* Warp 0 the causal pass, warp 1 (or 0 alone) the anticausal one. */
+  for (int pass = 0; pass < 2; pass++)
+    if (warp == (pass && warps > 1 ? 1 : 0))
+      {
+        double s[4];
+        gb_deriche_carry_start (&k.m, pass ? last : first, s);
+        carry_walk<4, false, true> (zs, nb, 32, lane, 4 * pass, !pass, 0, nb,
+                                    [&] (int b, double *z, const double *) {
+                                      on_block (k, b, nb,
+                                        [&] (const gb_deriche_block *bl) {
+                                          gb_deriche_carry_step (bl, s, z);
+                                        });
+                                    });
+      }
+}
+
+/* The thread blocks of a tile: one, or a cluster. */
+template <bool CLUSTER>
+struct fused_group
+{
+  int rank = 0, size = 1;
+  double *states;   /* the tile's states (the first thread block's) */
+
+  __device__ __forceinline__ explicit
+  fused_group (double *zs) : states (zs)
+  {
+    if constexpr (CLUSTER)
+      {
+#if __CUDA_ARCH__ >= 900
+        namespace cg = cooperative_groups;
+        rank = (int) cg::this_cluster ().block_rank ();
+        size = (int) cg::this_cluster ().num_blocks ();
+        if (rank != 0)
+          states = cg::this_cluster ().map_shared_rank (zs, 0);
+#else
+        __trap ();   /* the host launches clusters on 9.0 on only */
+#endif
+      }
+  }
+
+  __device__ __forceinline__ int
+  tile () const
+  {
+    return blockIdx.x / size;
+  }
+
+  /* A thread block may write another's shared memory only once that one
+   * has started (racecheck: "a block that might not have entered yet"):
+   * every thread announces its block's start first thing, and waits for
+   * the others' just before its first remote store, by when they have
+   * long arrived.  No memory ordering: nothing is written before. */
+  __device__ __forceinline__ void
+  announce_start () const
+  {
+#if __CUDA_ARCH__ >= 900
+    if constexpr (CLUSTER)
+      __cluster_barrier_arrive_relaxed ();
+#endif
+  }
+
+  __device__ __forceinline__ void
+  wait_started () const
+  {
+#if __CUDA_ARCH__ >= 900
+    if constexpr (CLUSTER)
+      __cluster_barrier_wait ();
+#endif
+  }
+
+  /* The states written before are visible to the whole group. */
+  __device__ __forceinline__ void
+  sync () const
+  {
+#if __CUDA_ARCH__ >= 900
+    if constexpr (CLUSTER)
+      {
+        cooperative_groups::this_cluster ().sync ();
+        return;
+      }
+#endif
+    __syncthreads ();
+  }
+
+  /* The first thread block's shared memory outlives the others' reads:
+   * arrive once they are done, wait before exiting. */
+  __device__ __forceinline__ void
+  done_reading () const
+  {
+#if __CUDA_ARCH__ >= 900
+    if constexpr (CLUSTER)
+      cooperative_groups::this_cluster ().barrier_arrive ();
+#endif
+  }
+
+  __device__ __forceinline__ void
+  before_exit () const
+  {
+#if __CUDA_ARCH__ >= 900
+    if constexpr (CLUSTER)
+      cooperative_groups::this_cluster ().barrier_wait ();
+#endif
+  }
+};
+
+/* In a cluster, a thread block has at most half a tile's warps: the
+ * registers that frees keep YvV's blocks of 32 from spilling. */
+template <class F, int C, bool VERT, bool CLUSTER>
+__global__ void __launch_bounds__ (32 * FUSED_MAX_BLOCKS / (CLUSTER ? 2 : 1))
+fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
+              int h, int nb, const __grid_constant__ typename F::K k)
+{
+  constexpr int N = F::N, S = F::S;
+  extern __shared__ double zs[];   /* states, then the warps' row tiles */
+  const fused_group<CLUSTER> grp (zs);
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const int warps = blockDim.x >> 5, b = grp.rank * warps + warp;
+  /* Warps past the line's end (the cluster's last thread block) only
+   * join the barriers. */
+  const bool has_block = !CLUSTER || b < nb;
+  const int n = has_block ? min (N, (VERT ? h : w) - b * N) : 0;
+  float *sm = (float *) (zs + (size_t) nb * 2 * S * 32)
+              + (size_t) warp * tile_floats<N>;
+  const tile<C, VERT, N> t (grp.tile (), w, h);
+  float v[N];
+  double zc[S], za[S];
+  grp.announce_start ();
+  pdl_wait_then_release ();   /* src may be the kernel before's output */
+  if (has_block)
+    {
+      t.load (src, w, h, b, n, sm, v);
+      if (t.valid)
+        {
+          if (n == N)
+            F::partial_d (v, N, k, zc, za);
+          else
+            F::partial_d (v, n, k, zc, za);
+        }
+    }
+  grp.wait_started ();   /* grp.states may be another block's */
+  if (has_block && t.valid)
+    {
+      state_store<S> (grp.states, b, 0, 32, lane, zc);
+      state_store<S> (grp.states, b, S, 32, lane, za);
+    }
+  grp.sync ();
+  if (t.valid && grp.rank == 0)
+    {
+      double first, last;
+      line_ends<C, VERT> (src, w, h, t.line, &first, &last);
+      fused_carries (k, zs, nb, warp, warps, lane, first, last);
+    }
+  grp.sync ();
+  if (has_block)
+    {
+      t.load (src, w, h, b, n, sm, v);
+      if (t.valid)
+        {
+          state_load<S> (grp.states, b, 0, 32, lane, zc);
+          state_load<S> (grp.states, b, S, 32, lane, za);
+        }
+    }
+  grp.done_reading ();
+  if (has_block)
+    {
+      if (t.valid)
+        {
+          if (n == N)   /* whole blocks: the stages' tests fold away */
+            F::final_d (v, N, k, zc, za);
+          else
+            F::final_d (v, n, k, zc, za);
+        }
+      t.store (dst, w, h, b, n, sm, v);
+    }
+  grp.before_exit ();
+}
+
+/* Thread blocks a tile's cluster (1: no cluster) for `tiles` tiles of nb
+ * blocks: the fewest that give the GPU about a thread block per
+ * multiprocessor. */
+int
+fused_cluster (int tiles, int nb)
+{
+  if (!gb_cuda_clusters ())
+    return 1;
+  int cl = 1;
+  while (cl < FUSED_MAX_CLUSTER && cl < nb
+         && (long) tiles * cl * 2 <= gb_cuda_sm_count ())
+    cl *= 2;
+  const int warps = (nb + cl - 1) / cl;
+  return (nb + warps - 1) / warps;   /* no thread block without a block */
+}
+
+template <class F, int C, bool VERT, bool CLUSTER>
+gb_status
+launch_fused (const typename F::K &k, const float *src, float *dst, int w,
+              int h, int nb, int tiles, int cl, cudaStream_t s)
+{
+  const int warps = (nb + cl - 1) / cl;
+  const size_t shm = fused_shm (F::S, F::N, VERT, nb, warps);
+  /* For the longest lines it may take here. */
+  static const cudaError_t allowed = allow_shared (
+    fused_kernel<F, C, VERT, CLUSTER>,
+    std::min (gb_cuda_shm_optin (),
+              fused_shm (F::S, F::N, VERT, FUSED_MAX_BLOCKS,
+                         FUSED_MAX_BLOCKS)),
+    false);
+  if (shm > 48 * 1024 && allowed != cudaSuccess)
+    return gb_cuda_fail (allowed, GB_ERR_CUDA_LAUNCH,
+                         "cudaFuncSetAttribute (fused_kernel)");
+  return launch ("fused_kernel", fused_kernel<F, C, VERT, CLUSTER>,
+                 dim3 (tiles * cl), dim3 (32 * warps), shm, s,
+                 CLUSTER ? cl : 1, F::PDL & PDL_FUSED, src, dst, w, h, nb, k);
+}
+
+template <class F, int C, bool VERT>
+gb_status
+run_fused (const typename F::K &k, const float *src, float *dst, int w, int h,
+           int nb, cudaStream_t s)
+{
+  const int tiles = VERT ? (w * C + 31) / 32
+                         : (h + tile_rows<C> - 1) / tile_rows<C>;
+  const int cl = fused_cluster (tiles, nb);
+  if (cl > 1)
+    return launch_fused<F, C, VERT, true> (k, src, dst, w, h, nb, tiles, cl,
+                                           s);
+  return launch_fused<F, C, VERT, false> (k, src, dst, w, h, nb, tiles, 1, s);
+}
+
+} // namespace
+
+#endif

@@ -658,7 +658,8 @@ edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
    * same in all of them (the shuffle and __syncwarp need that); a lane
    * past the last line works on the last line and writes nothing. */
   const int blk = (int) (wid / groups);
-  const int line0 = (int) (wid % groups) * PAIR_LINES + (lane & 15);
+  const int first = (int) (wid % groups) * PAIR_LINES;   /* warp's lines */
+  const int line0 = first + (lane & 15);
   const bool valid = line0 < lines;
   const int line = valid ? line0 : lines - 1;
   const int s = (int) ((long) L * blk / blocks);
@@ -810,7 +811,6 @@ edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
     {
       /* Line l's block is floats [s C, e C) of output row l. */
       __syncwarp ();
-      const int first = (int) (wid % groups) * PAIR_LINES;
       const int n = min (PAIR_LINES, lines - first);
       for (int l = 0; l < n; l++)
         {

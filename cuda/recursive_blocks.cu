@@ -177,6 +177,12 @@ pair_shm (int N, int C)
   return sizeof (float) * N * (N * C + C);
 }
 
+/* Its static shared memory: the columns' table and the rows' share of
+ * theirs (pair_kernel's tab_y and tab_x). */
+template <class F>
+constexpr size_t pair_tabs = sizeof (typename F::Tab)
+                             + sizeof (typename F::FTab);
+
 /* Rows [0, ny) x floats [0, nx * C) of a tile: sm <-> g (row pitch
  * gp); each thread takes one float a row. */
 template <class F, int C, bool TO_SHARED, class G>
@@ -734,8 +740,7 @@ gb_cuda_blocks_pair_apply (const gb_params *px, double sx,
   if (fused_fits (S, N, false, (int) nbx)
       || fused_fits (S, N, true, (int) nby))
     return 0;
-  const size_t tabs = der ? 2 * sizeof (deriche_f::Tab)
-                          : sizeof (yvv_f::Tab) + sizeof (yvv_f::FTab);
+  const size_t tabs = der ? pair_tabs<deriche_f> : pair_tabs<yvv_f>;
   return pair_shm (N, channels) + tabs <= gb_cuda_shm_optin ()
          && 2 * (long) TAB_BYTES + (nbx * h + nby * w) * channels
                              * (long) state_bytes (px->algorithm)

@@ -40,7 +40,11 @@ case $arch in
   7[5-9]|8[0-9]|90) ;;
   *) arch=90 ;;
 esac
-make -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS="CUDA_ARCHS=$arch"
+make -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS="CUDA_ARCHS=$arch" || {
+  # A failed distcheck leaves its tree; its tests' log is in there.
+  find . -path '*/_build/sub/test-suite.log' -exec cat {} +
+  exit 1
+}
 cd "$top"
 
 step "2/3 build without CUDA"

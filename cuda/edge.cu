@@ -72,13 +72,34 @@ cscale (cplx a, float s)
   return { a.re * s, a.im * s };
 }
 
-/* b^delta = exp (delta log|b|) cis (delta arg b), with the hardware's fast
+/* The hardware's 2^x and 1/x alone.  __expf and __fdividef wrap them in
+ * tests for subnormal arguments and results (a compare and two
+ * predicated multiplies or selects each, per subfilter and pixel); here
+ * 1 <= delta <= GB_EDGE_DT_MAX, and a power under 2^-126 is an edge that
+ * no sum can tell from zero. */
+__device__ __forceinline__ float
+ex2_ftz (float x)
+{
+  float y;
+  asm ("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
+__device__ __forceinline__ float
+rcp_ftz (float x)
+{
+  float y;
+  asm ("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
+/* b^delta = 2^(delta log2|b|) cis (delta arg b), with the hardware's fast
  * exp and sincos: where delta is large (an edge) the result is tiny and its
  * phase error does not matter. */
 __device__ __forceinline__ cplx
-cpow (float logr, float theta, float delta)
+cpow (float log2r, float theta, float delta)
 {
-  float s, c, r = __expf (delta * logr);
+  float s, c, r = ex2_ftz (delta * log2r);
   __sincosf (delta * theta, &s, &c);
   return { r * c, r * s };
 }
@@ -88,7 +109,7 @@ struct dt_k
   cplx a[2], b[2], r1[2], ss[2];
   cplx ab[2], bss[2];   /* a b and b ss, for the hold factors */
   cplx inv_r0[2], r1b[2];   /* 1 / r0 and r1 b, for the linear ones */
-  float logr[2], theta[2];
+  float log2r[2], theta[2];   /* log2 |b|, arg b */
   int hold;
 };
 
@@ -106,7 +127,7 @@ step_factors (const dt_k &k, int i, float delta)
     {
       /* b^delta = b (b^h)^2 with h = (delta - 1) / 2: one power; then
        * R = b ss (1 - b^h), Q = b^h R, P = a + R, S = a b^delta + Q. */
-      cplx bh = cpow (k.logr[i], k.theta[i], fmaf (0.5f, delta, -0.5f));
+      cplx bh = cpow (k.log2r[i], k.theta[i], fmaf (0.5f, delta, -0.5f));
       cplx bh2 = cmul (bh, bh);
       s.bd = cmul (k.b[i], bh2);
       s.R = cmadd ({ -k.bss[i].re, -k.bss[i].im }, bh, k.bss[i]);
@@ -118,9 +139,9 @@ step_factors (const dt_k &k, int i, float delta)
     {
       /* q = (b^delta - 1) / (r0 delta), with 1 / r0 from the host and an
        * approximate reciprocal of delta (1 <= delta <= GB_EDGE_DT_MAX) */
-      s.bd = cpow (k.logr[i], k.theta[i], delta);
+      s.bd = cpow (k.log2r[i], k.theta[i], delta);
       cplx q = cscale (cmul ({ s.bd.re - 1.f, s.bd.im }, k.inv_r0[i]),
-                       __fdividef (1.f, delta));
+                       rcp_ftz (delta));
       cplx c1 = { q.re - k.r1b[i].re, q.im - k.r1b[i].im };
       cplx c2 = cmadd ({ -k.r1[i].re, -k.r1[i].im }, s.bd, q);
       s.P = cadd (k.a[i], c1);
@@ -902,7 +923,7 @@ to_kernel (double sigma, int hold)
       double bss_im = c.b_re[i] * c.ss_im[i] + c.b_im[i] * c.ss_re[i];
       k.ab[i] = { (float) ab_re, (float) ab_im };
       k.bss[i] = { (float) bss_re, (float) bss_im };
-      k.logr[i] = (float) c.logr[i];
+      k.log2r[i] = (float) (c.logr[i] / M_LN2);
       k.theta[i] = (float) c.theta[i];
     }
   k.hold = hold;

@@ -533,7 +533,7 @@ run_axis (const typename F::K &k, typename F::Tab *tab,
           int w, int h, cudaStream_t s)
 {
   const int L = VERT ? h : w, nb = (L + F::N - 1) / F::N;
-  if (fused_fits (F::S, F::N, VERT, nb))
+  if (fused_fits (F::S, F::N, VERT, F::STAGED, nb))
     return run_fused<F, C, VERT> (k, src, dst, w, h, nb, s);
   gb_status st_;
   if ((st_ = launch_tab<F> (tab, k, s)) != GB_OK
@@ -622,7 +622,8 @@ yvv_short_fits (bool vertical, int L, int lines)
 {
   const long nb = (L + yvv_short::N - 1) / yvv_short::N;
   const long nb_long = (L + yvv_f::N - 1) / yvv_f::N;
-  return fused_fits (yvv_short::S, yvv_short::N, vertical, (int) nb)
+  return fused_fits (yvv_short::S, yvv_short::N, vertical,
+                     yvv_short::STAGED, (int) nb)
          && (long) lines * nb_long <= 256L * gb_cuda_sm_count ();
 }
 
@@ -692,7 +693,8 @@ gb_cuda_blocks_apply (const gb_params *p, double sigma, int vertical, int L,
   const long nb = (L + block_len (p->algorithm) - 1) / block_len (p->algorithm);
   const bool der = p->algorithm == GB_ALGO_DERICHE;
   if (fused_fits (der ? deriche_f::S : yvv_f::S, der ? deriche_f::N : yvv_f::N,
-                  vertical, (int) nb))
+                  vertical, der ? deriche_f::STAGED : yvv_f::STAGED,
+                  (int) nb))
     return 1;
   return (long) TAB_BYTES + nb * state_bytes (p->algorithm) * (long) lines
          <= (long) L * lines * (long) sizeof (float);
@@ -737,8 +739,9 @@ gb_cuda_blocks_pair_apply (const gb_params *px, double sx,
   const long nbx = (w + N - 1) / N, nby = (h + N - 1) / N;
   /* Lines the fused kernel takes (in blocks of N or, YvV, of 32) stay
    * with it. */
-  if (fused_fits (S, N, false, (int) nbx)
-      || fused_fits (S, N, true, (int) nby))
+  const bool staged = der ? deriche_f::STAGED : yvv_f::STAGED;
+  if (fused_fits (S, N, false, staged, (int) nbx)
+      || fused_fits (S, N, true, staged, (int) nby))
     return 0;
   const size_t tabs = der ? pair_tabs<deriche_f> : pair_tabs<yvv_f>;
   return pair_shm (N, channels) + tabs <= gb_cuda_shm_optin ()

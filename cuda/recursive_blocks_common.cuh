@@ -73,6 +73,50 @@ struct yvv_base
   {
     gb_yvv_final (v, stride, n, N, &k.c, s, t);
   }
+
+  /* The fused kernel's stages where it runs without clusters
+   * (staged_in) on blocks of 64: the same steps as partial_d and
+   * final_d, on the block in shared memory (x[i * stride], i < n), in
+   * loops of 8 steps, so that the block takes no registers. */
+  static constexpr bool STAGED = NN > 32;
+
+  static __device__ __forceinline__ void
+  sweep (float *x, int stride, int n, bool backward, bool write,
+         const gb_yvv_coeffs *c, double p[3])
+  {
+    const int step = backward ? -stride : stride;
+    float *q = x + (backward ? (n - 1) * stride : 0);
+#pragma unroll 8
+    for (int i = 0; i < n; i++, q += step)
+      {
+        const float o = (float) gb_yvv_step (c->B, c->a1, c->a2, c->a3, *q,
+                                             p);
+        if (write)
+          *q = o;
+      }
+  }
+
+  static __device__ __forceinline__ void
+  partial_staged (float *x, int stride, int n, const K &k, double *zc,
+                  double *za)
+  {
+    for (int j = 0; j < 3; j++)
+      zc[j] = za[j] = 0.0;
+    sweep (x, stride, n, false, true, &k.c, zc);
+    sweep (x, stride, n, true, false, &k.c, za);
+  }
+
+  static __device__ __forceinline__ void
+  final_staged (float *x, int stride, int n, const K &k, const double *s,
+                const double *t)
+  {
+    double p[3] = { s[0], s[1], s[2] };
+    sweep (x, stride, n, false, true, &k.c, p);
+    p[0] = t[0];
+    p[1] = t[1];
+    p[2] = t[2];
+    sweep (x, stride, n, true, true, &k.c, p);
+  }
 };
 
 /* Blocks of GB_BLOCK_LEN_YVV, the length the whole-block tables have. */
@@ -129,6 +173,7 @@ struct deriche_f
   using T = float;
   static constexpr int S = 4;
   static constexpr int N = GB_BLOCK_LEN_DERICHE;
+  static constexpr bool STAGED = false;   /* the fused kernel's: yvv_base */
   static constexpr unsigned PDL = PDL_TAB | PDL_PARTIAL | PDL_CARRY
                                   | PDL_FINAL | PDL_FUSED;
   struct K
@@ -243,6 +288,19 @@ struct tile
       }
   }
 
+  /* Where this thread's samples are once the block is in shared memory
+   * (fill): sample i at lane_samples (sm)[i * stride].  Rows: its row of
+   * the warp's tile; columns: a row of 32 x (SEG + 1) floats a lane.
+   * Either way the 32 lanes' sample i lie in 32 banks. */
+  static constexpr int stride = VERT ? 1 : C;
+
+  __device__ __forceinline__ float *
+  lane_samples (float *sm) const
+  {
+    return VERT ? sm + lane * (SEG + 1)
+                : sm + (lane / C) * tile_pitch<C, SEG> + lane % C;
+  }
+
   /* v[0..n) = block b of this thread's line. */
   __device__ __forceinline__ void
   load (const float *src, int w, int h, int b, int n, float *sm, float *v)
@@ -267,19 +325,8 @@ struct tile
       }
     else
       {
-        const float *rows = src + (size_t) row0 * pitch + (size_t) b * SEG * C;
-        if (n == SEG && row0 + tile_rows<C> <= h)   /* a whole tile */
-#pragma unroll
-          for (int r = 0; r < tile_rows<C>; r++, rows += pitch)
-#pragma unroll
-            for (int e = lane; e < SEG * C; e += 32)
-              sm[r * tile_pitch<C, SEG> + e] = rows[e];
-        else
-          for (int r = 0; r < tile_rows<C> && row0 + r < h; r++, rows += pitch)
-            for (int e = lane; e < n * C; e += 32)
-              sm[r * tile_pitch<C, SEG> + e] = rows[e];
-        __syncwarp ();
-        const float *mine = sm + (lane / C) * tile_pitch<C, SEG> + lane % C;
+        fill (src, w, h, b, n, sm);
+        const float *mine = lane_samples (sm);
         if (valid && n == SEG)
 #pragma unroll
           for (int i = 0; i < SEG; i++)
@@ -292,14 +339,47 @@ struct tile
       }
   }
 
+  /* Block b of this thread's line into shared memory (lane_samples). */
+  __device__ __forceinline__ void
+  fill (const float *src, int w, int h, int b, int n, float *sm) const
+  {
+    if constexpr (VERT)
+      {
+        float v[SEG];
+        load (src, w, h, b, n, sm, v);
+        float *mine = lane_samples (sm);
+        if (valid)
+#pragma unroll
+          for (int i = 0; i < SEG; i++)
+            if (i < n)
+              mine[i] = v[i];
+      }
+    else
+      {
+        const size_t pitch = (size_t) w * C;
+        const float *rows = src + (size_t) row0 * pitch + (size_t) b * SEG * C;
+        if (n == SEG && row0 + tile_rows<C> <= h)   /* a whole tile */
+#pragma unroll
+          for (int r = 0; r < tile_rows<C>; r++, rows += pitch)
+#pragma unroll
+            for (int e = lane; e < SEG * C; e += 32)
+              sm[r * tile_pitch<C, SEG> + e] = rows[e];
+        else
+          for (int r = 0; r < tile_rows<C> && row0 + r < h; r++, rows += pitch)
+            for (int e = lane; e < n * C; e += 32)
+              sm[r * tile_pitch<C, SEG> + e] = rows[e];
+        __syncwarp ();
+      }
+  }
+
   /* Block b of this thread's line = v[0..n). */
   __device__ __forceinline__ void
   store (float *dst, int w, int h, int b, int n, float *sm, const float *v)
   const
   {
-    const size_t pitch = (size_t) w * C;
     if constexpr (VERT)
       {
+        const size_t pitch = (size_t) w * C;
         float *p = dst + (size_t) b * SEG * pitch + line;
         if (valid && n == SEG)
 #pragma unroll
@@ -314,7 +394,7 @@ struct tile
     else
       {
         __syncwarp ();   /* the tile's last readers are done */
-        float *mine = sm + (lane / C) * tile_pitch<C, SEG> + lane % C;
+        float *mine = lane_samples (sm);
         if (valid && n == SEG)
 #pragma unroll
           for (int i = 0; i < SEG; i++)
@@ -324,6 +404,26 @@ struct tile
           for (int i = 0; i < SEG; i++)
             if (i < n)
               mine[i * C] = v[i];
+        flush (dst, w, h, b, n, sm);
+      }
+  }
+
+  /* Block b of this thread's line = its samples in shared memory. */
+  __device__ __forceinline__ void
+  flush (float *dst, int w, int h, int b, int n, float *sm) const
+  {
+    const size_t pitch = (size_t) w * C;
+    if constexpr (VERT)
+      {
+        const float *mine = lane_samples (sm);
+        float *p = dst + (size_t) b * SEG * pitch + line;
+        if (valid)
+#pragma unroll 8
+          for (int i = 0; i < n; i++, p += pitch)
+            *p = mine[i];
+      }
+    else
+      {
         __syncwarp ();
         float *rows = dst + (size_t) row0 * pitch + (size_t) b * SEG * C;
         if (n == SEG && row0 + tile_rows<C> <= h)

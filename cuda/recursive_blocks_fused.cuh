@@ -27,25 +27,42 @@ namespace {
 constexpr int FUSED_MAX_BLOCKS = 16;
 constexpr int FUSED_MAX_CLUSTER = 8;   /* the portable cluster size */
 
-/* Its shared memory: nb blocks' states (S doubles each way), and for
- * rows the warps' tiles (`warps` of them). */
+/* Whether a tile's fused kernel runs F's stages on its blocks in shared
+ * memory (F::STAGED: rolled loops) instead of in registers, and its
+ * carries 2 blocks at a time instead of CHUNK.  As one thread block of
+ * up to 16 warps it has 128 registers a thread, which YvV's blocks of 64
+ * unrolled in registers overflowed (172 wanted).  In clusters (at most
+ * 8 warps a thread block) the unrolled stages were faster (H200: 512x512
+ * grey 0.023 against 0.025 ms, 512x512 RGBA 0.025 against 0.031), as
+ * they were for blocks of 32 without (640x480 RGBA's columns: 0.033
+ * against 0.036 ms). */
+template <class F, bool CLUSTER>
+constexpr bool staged_in = F::STAGED && !CLUSTER;
+
+/* Its shared memory: nb blocks' states (S doubles each way), and the
+ * warps' tiles (`warps` of them) for rows, or for columns too where the
+ * stages run on the blocks in shared memory (staged_in). */
 constexpr size_t
-fused_shm (int S, int N, bool vert, int nb, int warps)
+fused_shm (int S, int N, bool vert, bool staged, int nb, int warps)
 {
   return sizeof (double) * nb * 2 * S * 32
-         + (vert ? 0 : sizeof (float) * warps * 32 * (N + 1));
+         + (vert && !staged ? 0 : sizeof (float) * warps * 32 * (N + 1));
 }
 
-/* Whether an axis of nb blocks a line takes the fused kernel. */
+/* Whether an axis of nb blocks a line takes the fused kernel; staged:
+ * whether it may stage (F::STAGED), as it does where it runs without
+ * clusters (on GPUs before Hopper, where it has to fit shared memory). */
 bool
-fused_fits (int S, int N, bool vert, int nb)
+fused_fits (int S, int N, bool vert, bool staged, int nb)
 {
   return nb <= FUSED_MAX_BLOCKS
-         && fused_shm (S, N, vert, nb, nb) <= gb_cuda_shm_optin ();
+         && fused_shm (S, N, vert, staged, nb, nb) <= gb_cuda_shm_optin ();
 }
 
 /* The carries of the fused kernel's 32 lines, in shared memory laid out
- * as the carry kernels' states (state_at with 32 lines). */
+ * as the carry kernels' states (state_at with 32 lines), loading CH
+ * blocks' states at a time. */
+template <int CH>
 __device__ __forceinline__ void
 fused_carries (const yvv_k &k, double *zs, int nb, int warp, int, int lane,
                double first, double last)
@@ -53,7 +70,7 @@ fused_carries (const yvv_k &k, double *zs, int nb, int warp, int, int lane,
   if (warp != 0)
     return;
   double s[3] = { first, first, first }, t[3];
-  carry_walk<3, false, true> (zs, nb, 32, lane, 0, true, 0, nb,
+  carry_walk<3, false, true, CH> (zs, nb, 32, lane, 0, true, 0, nb,
                               [&] (int b, double *z, const double *) {
                                 on_block (k, b, nb,
                                           [&] (const gb_yvv_block *bl) {
@@ -61,7 +78,7 @@ fused_carries (const yvv_k &k, double *zs, int nb, int warp, int, int lane,
                                 });
                               });
   gb_yvv_carry_turn (&k.c, s, last, k.naive, t);
-  carry_walk<3, true, true> (zs, nb, 32, lane, 3, false, 0, nb,
+  carry_walk<3, true, true, CH> (zs, nb, 32, lane, 3, false, 0, nb,
                              [&] (int b, double *z, const double *zc) {
                                on_block (k, b, nb,
                                          [&] (const gb_yvv_block *bl) {
@@ -70,6 +87,7 @@ fused_carries (const yvv_k &k, double *zs, int nb, int warp, int, int lane,
                              });
 }
 
+template <int CH>
 __device__ __forceinline__ void
 fused_carries (const deriche_f::K &k, double *zs, int nb, int warp,
                int warps, int lane, double first, double last)
@@ -80,7 +98,8 @@ fused_carries (const deriche_f::K &k, double *zs, int nb, int warp,
       {
         double s[4];
         gb_deriche_carry_start (&k.m, pass ? last : first, s);
-        carry_walk<4, false, true> (zs, nb, 32, lane, 4 * pass, !pass, 0, nb,
+        carry_walk<4, false, true, CH> (zs, nb, 32, lane, 4 * pass, !pass, 0,
+                                        nb,
                                     [&] (int b, double *z, const double *) {
                                       on_block (k, b, nb,
                                         [&] (const gb_deriche_block *bl) {
@@ -178,40 +197,17 @@ struct fused_group
   }
 };
 
-/* In a cluster, a thread block has at most half a tile's warps: the
- * registers that frees keep YvV's blocks of 32 from spilling. */
+/* The fused kernel's partial states (zc, za) into the tile's states,
+ * then its carries: on return the states are the blocks' entry states. */
 template <class F, int C, bool VERT, bool CLUSTER>
-__global__ void __launch_bounds__ (32 * FUSED_MAX_BLOCKS / (CLUSTER ? 2 : 1))
-fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
-              int h, int nb, const __grid_constant__ typename F::K k)
+__device__ __forceinline__ void
+share_states (const fused_group<CLUSTER> &grp, double *zs,
+              const typename F::K &k, const float *src, int w, int h,
+              int nb, int warp, int warps, int lane, int b, bool has_block,
+              const tile<C, VERT, F::N> &t, const double *zc,
+              const double *za)
 {
-  constexpr int N = F::N, S = F::S;
-  extern __shared__ double zs[];   /* states, then the warps' row tiles */
-  const fused_group<CLUSTER> grp (zs);
-  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-  const int warps = blockDim.x >> 5, b = grp.rank * warps + warp;
-  /* Warps past the line's end (the cluster's last thread block) only
-   * join the barriers. */
-  const bool has_block = !CLUSTER || b < nb;
-  const int n = has_block ? min (N, (VERT ? h : w) - b * N) : 0;
-  float *sm = (float *) (zs + (size_t) nb * 2 * S * 32)
-              + (size_t) warp * tile_floats<N>;
-  const tile<C, VERT, N> t (grp.tile (), w, h);
-  float v[N];
-  double zc[S], za[S];
-  grp.announce_start ();
-  pdl_wait_then_release ();   /* src may be the kernel before's output */
-  if (has_block)
-    {
-      t.load (src, w, h, b, n, sm, v);
-      if (t.valid)
-        {
-          if (n == N)
-            F::partial_d (v, N, k, zc, za);
-          else
-            F::partial_d (v, n, k, zc, za);
-        }
-    }
+  constexpr int S = F::S;
   grp.wait_started ();   /* grp.states may be another block's */
   if (has_block && t.valid)
     {
@@ -223,29 +219,102 @@ fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
     {
       double first, last;
       line_ends<C, VERT> (src, w, h, t.line, &first, &last);
-      fused_carries (k, zs, nb, warp, warps, lane, first, last);
+      fused_carries<staged_in<F, CLUSTER> ? 2 : CHUNK> (k, zs, nb, warp, warps,
+                                                        lane, first, last);
     }
   grp.sync ();
-  if (has_block)
+}
+
+/* Block b's entry states (zc, za) from the tile's; after the last read
+ * of them the group may let the first thread block go. */
+template <int S, int C, bool VERT, int N, bool CLUSTER>
+__device__ __forceinline__ void
+take_states (const fused_group<CLUSTER> &grp, int b, bool has_block,
+             const tile<C, VERT, N> &t, int lane, double *zc, double *za)
+{
+  if (has_block && t.valid)
     {
-      t.load (src, w, h, b, n, sm, v);
-      if (t.valid)
-        {
-          state_load<S> (grp.states, b, 0, 32, lane, zc);
-          state_load<S> (grp.states, b, S, 32, lane, za);
-        }
+      state_load<S> (grp.states, b, 0, 32, lane, zc);
+      state_load<S> (grp.states, b, S, 32, lane, za);
     }
   grp.done_reading ();
-  if (has_block)
+}
+
+/* In a cluster, a thread block has at most half a tile's warps: the
+ * registers that frees keep YvV's blocks of 32 from spilling. */
+template <class F, int C, bool VERT, bool CLUSTER>
+__global__ void __launch_bounds__ (32 * FUSED_MAX_BLOCKS / (CLUSTER ? 2 : 1))
+fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
+              int h, int nb, const __grid_constant__ typename F::K k)
+{
+  constexpr int N = F::N, S = F::S;
+  constexpr bool STAGED = staged_in<F, CLUSTER>;
+  extern __shared__ double zs[];   /* states, then the warps' tiles */
+  const fused_group<CLUSTER> grp (zs);
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const int warps = blockDim.x >> 5, b = grp.rank * warps + warp;
+  /* Warps past the line's end (the cluster's last thread block) only
+   * join the barriers. */
+  const bool has_block = !CLUSTER || b < nb;
+  const int n = has_block ? min (N, (VERT ? h : w) - b * N) : 0;
+  float *sm = (float *) (zs + (size_t) nb * 2 * S * 32)
+              + (size_t) warp * tile_floats<N>;
+  const tile<C, VERT, N> t (grp.tile (), w, h);
+  double zc[S], za[S];
+  grp.announce_start ();
+  pdl_wait_then_release ();   /* src may be the kernel before's output */
+  if constexpr (STAGED)
     {
-      if (t.valid)
+      /* The stages on the block in shared memory, in rolled loops. */
+      float *x = t.lane_samples (sm);
+      if (has_block)
         {
-          if (n == N)   /* whole blocks: the stages' tests fold away */
-            F::final_d (v, N, k, zc, za);
-          else
-            F::final_d (v, n, k, zc, za);
+          t.fill (src, w, h, b, n, sm);
+          if (t.valid)
+            F::partial_staged (x, t.stride, n, k, zc, za);
         }
-      t.store (dst, w, h, b, n, sm, v);
+      share_states<F> (grp, zs, k, src, w, h, nb, warp, warps, lane, b,
+                       has_block, t, zc, za);
+      if (has_block)
+        t.fill (src, w, h, b, n, sm);
+      take_states<S> (grp, b, has_block, t, lane, zc, za);
+      if (has_block)
+        {
+          if (t.valid)
+            F::final_staged (x, t.stride, n, k, zc, za);
+          t.flush (dst, w, h, b, n, sm);
+        }
+    }
+  else
+    {
+      float v[N];
+      if (has_block)
+        {
+          t.load (src, w, h, b, n, sm, v);
+          if (t.valid)
+            {
+              if (n == N)
+                F::partial_d (v, N, k, zc, za);
+              else
+                F::partial_d (v, n, k, zc, za);
+            }
+        }
+      share_states<F> (grp, zs, k, src, w, h, nb, warp, warps, lane, b,
+                       has_block, t, zc, za);
+      if (has_block)
+        t.load (src, w, h, b, n, sm, v);
+      take_states<S> (grp, b, has_block, t, lane, zc, za);
+      if (has_block)
+        {
+          if (t.valid)
+            {
+              if (n == N)   /* whole blocks: the stages' tests fold away */
+                F::final_d (v, N, k, zc, za);
+              else
+                F::final_d (v, n, k, zc, za);
+            }
+          t.store (dst, w, h, b, n, sm, v);
+        }
     }
   grp.before_exit ();
 }
@@ -272,13 +341,14 @@ launch_fused (const typename F::K &k, const float *src, float *dst, int w,
               int h, int nb, int tiles, int cl, cudaStream_t s)
 {
   const int warps = (nb + cl - 1) / cl;
-  const size_t shm = fused_shm (F::S, F::N, VERT, nb, warps);
+  const size_t shm = fused_shm (F::S, F::N, VERT, staged_in<F, CLUSTER>, nb,
+                               warps);
   /* For the longest lines it may take here. */
   static const cudaError_t allowed = allow_shared (
     fused_kernel<F, C, VERT, CLUSTER>,
     std::min (gb_cuda_shm_optin (),
-              fused_shm (F::S, F::N, VERT, FUSED_MAX_BLOCKS,
-                         FUSED_MAX_BLOCKS)),
+              fused_shm (F::S, F::N, VERT, staged_in<F, CLUSTER>,
+                         FUSED_MAX_BLOCKS, FUSED_MAX_BLOCKS)),
     false);
   if (shm > 48 * 1024 && allowed != cudaSuccess)
     return gb_cuda_fail (allowed, GB_ERR_CUDA_LAUNCH,

@@ -189,8 +189,10 @@ fir_photos_and_bands (uint64_t *seed, int quick)
  * and finals past it (2000 and 1300; 6200: the most warps a line),
  * short last blocks, partial row tiles; on Hopper the fused kernel's
  * clusters: 950 x 20 has a cluster thread block with a warp past the
- * line, 512 x 512 the benchmark's image) and the one-line-per-thread
- * ones (1). */
+ * line, 512 x 512 the benchmark's image; 1000 x 700 in RGB and RGBA has
+ * too many tiles for clusters on 132 multiprocessors, so the fused
+ * kernel runs a thread block a tile, its blocks of 64 in shared memory)
+ * and the one-line-per-thread ones (1). */
 static void
 recursive_matrix (uint64_t *seed, int quick)
 {
@@ -199,7 +201,7 @@ recursive_matrix (uint64_t *seed, int quick)
     { 1, 1, 0 }, { 1, 33, 1 }, { 47, 1, 0 }, { 2, 5, 0 }, { 37, 23, 3 },
     { 11, 16, 0 }, { 100, 70, 2 }, { 1000, 33, 0 }, { 33, 1000, 0 },
     { 640, 480, 0 }, { 2000, 40, 0 }, { 40, 1300, 1 }, { 6200, 2, 0 },
-    { 3, 6200, 0 }, { 950, 20, 0 }, { 512, 512, 0 } };
+    { 3, 6200, 0 }, { 950, 20, 0 }, { 512, 512, 0 }, { 1000, 700, 1 } };
   for (int a = 0; a < GB_ALGO_COUNT; a++)
     {
       if (!tu_recursive (a))

@@ -118,38 +118,83 @@ struct step_k
   cplx bd, P, Q, R, S;
 };
 
+/* What a step's factors are made of: b^delta, R and Q, and w, of which
+ * S takes a multiple (ya w, ya = a b when holding, else a):
+ *   hold (h = (delta - 1) / 2, b^delta = b (b^h)^2: one power):
+ *     R = b ss (1 - b^h), Q = b^h R, w = (b^h)^2;
+ *   linear (q = (b^delta - 1) / (r0 delta), with 1 / r0 from the host and
+ *   an approximate reciprocal of delta, 1 <= delta <= GB_EDGE_DT_MAX):
+ *     R = q - r1 b, Q = r1 b^delta - q, w = b^delta;
+ * and in both, P = a + R and S = ya w + Q.  fin (bd, R, Q, w, ya) makes
+ * the factors from them, in each branch, so that ya is a constant there
+ * (one fin after the branch made it a select a step). */
+template <class Fin>
+__device__ __forceinline__ auto
+with_step_parts (const dt_k &k, int i, float delta, Fin fin)
+{
+  if (k.hold)
+    {
+      cplx bh = cpow (k.log2r[i], k.theta[i], fmaf (0.5f, delta, -0.5f));
+      cplx w = cmul (bh, bh);
+      cplx R = cmadd ({ -k.bss[i].re, -k.bss[i].im }, bh, k.bss[i]);
+      return fin (cmul (k.b[i], w), R, cmul (bh, R), w, k.ab[i]);
+    }
+  cplx bd = cpow (k.log2r[i], k.theta[i], delta);
+  cplx q = cscale (cmul ({ bd.re - 1.f, bd.im }, k.inv_r0[i]),
+                   rcp_ftz (delta));
+  cplx c2 = cmadd ({ -k.r1[i].re, -k.r1[i].im }, bd, q);
+  return fin (bd, { q.re - k.r1b[i].re, q.im - k.r1b[i].im },
+              { -c2.re, -c2.im }, bd, k.a[i]);
+}
+
 /* The same factors as engine/cpu_edge.c's step_factors. */
 __device__ __forceinline__ step_k
 step_factors (const dt_k &k, int i, float delta)
 {
-  step_k s;
-  if (k.hold)
+  return with_step_parts (k, i, delta,
+                          [&] (cplx bd, cplx R, cplx Q, cplx w, cplx ya) {
+                            return step_k { bd, cadd (k.a[i], R), Q, R,
+                                            cmadd (ya, w, Q) };
+                          });
+}
+
+/* One direction's share of step_factors, for kernels whose lanes run
+ * both directions in the same instructions (edge_final_pair_kernel): a
+ * causal step takes (P, Q) = (R + a, Q), an anticausal one (R, S) =
+ * (R, ya w + Q).  So X = R + x0 and Y = y0 w + Q with x0 = a, y0 = 0
+ * causally and x0 = 0, y0 = ya anticausally: the same values, without
+ * computing the other direction's pair and selecting. */
+struct dir_k
+{
+  cplx x0[2], y0[2];
+};
+
+struct step_xy
+{
+  cplx bd, X, Y;
+};
+
+__device__ __forceinline__ dir_k
+dir_factors (const dt_k &k, int dir)
+{
+  dir_k d;
+  for (int i = 0; i < 2; i++)
     {
-      /* b^delta = b (b^h)^2 with h = (delta - 1) / 2: one power; then
-       * R = b ss (1 - b^h), Q = b^h R, P = a + R, S = a b^delta + Q. */
-      cplx bh = cpow (k.log2r[i], k.theta[i], fmaf (0.5f, delta, -0.5f));
-      cplx bh2 = cmul (bh, bh);
-      s.bd = cmul (k.b[i], bh2);
-      s.R = cmadd ({ -k.bss[i].re, -k.bss[i].im }, bh, k.bss[i]);
-      s.Q = cmul (bh, s.R);
-      s.P = cadd (k.a[i], s.R);
-      s.S = cmadd (k.ab[i], bh2, s.Q);
+      const cplx ya = k.hold ? k.ab[i] : k.a[i];
+      d.x0[i] = dir ? cplx { 0.f, 0.f } : k.a[i];
+      d.y0[i] = dir ? ya : cplx { 0.f, 0.f };
     }
-  else
-    {
-      /* q = (b^delta - 1) / (r0 delta), with 1 / r0 from the host and an
-       * approximate reciprocal of delta (1 <= delta <= GB_EDGE_DT_MAX) */
-      s.bd = cpow (k.log2r[i], k.theta[i], delta);
-      cplx q = cscale (cmul ({ s.bd.re - 1.f, s.bd.im }, k.inv_r0[i]),
-                       rcp_ftz (delta));
-      cplx c1 = { q.re - k.r1b[i].re, q.im - k.r1b[i].im };
-      cplx c2 = cmadd ({ -k.r1[i].re, -k.r1[i].im }, s.bd, q);
-      s.P = cadd (k.a[i], c1);
-      s.Q = { -c2.re, -c2.im };
-      s.R = c1;
-      s.S = cmadd (k.a[i], s.bd, { -c2.re, -c2.im });
-    }
-  return s;
+  return d;
+}
+
+__device__ __forceinline__ step_xy
+step_dir (const dt_k &k, const dir_k &d, int i, float delta)
+{
+  return with_step_parts (k, i, delta,
+                          [&] (cplx bd, cplx R, cplx Q, cplx w, cplx) {
+                            return step_xy { bd, cadd (R, d.x0[i]),
+                                             cmadd (d.y0[i], w, Q) };
+                          });
 }
 
 /* Spacings: dt_y[y][x] between (x, y-1) and (x, y); dt_xT[x][y] between
@@ -640,9 +685,7 @@ edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
  * and a line's pitch 4 mod 32 floats (the final on 2048x2048 RGBA 92 ->
  * 89.5 us, H200); else the pitch is odd, float by float (2048x2048 RGB
  * 0.672-0.676 ms with the pitch 3 mod 32 as well, 0.687-0.691: one
- * thread block a multiprocessor fewer).  One emit body for both outputs
- * (the vectors picked by TOUT) measured 0.4-0.5 % slower on 3840x2160
- * RGBA, so the two stay written apart. */
+ * thread block a multiprocessor fewer). */
 constexpr int PAIR_LINES = 16, PAIR_WARPS = 4, PAIR_MIN_BLOCKS = 5;
 
 /* A line's floats in shared memory when the output is transposed: at
@@ -698,75 +741,81 @@ edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
    * spacing at p + dir (before p causally, after it anticausally). */
   const int p0 = dir ? e - 1 : s, step = dir ? -1 : 1;
   const bool line_end = dir ? blk == blocks - 1 : blk == 0;
+  const dir_k dk = dir_factors (k, dir);
 
-  /* Step i's value v at pixel p: kept (first half), or added to the
-   * other lane's and written. */
-  auto emit = [&] (int i, int p, const cplx (&gg)[2][C]) {
-    float v[C];
+  /* Step i's value v at pixel p: kept (first half), added to the other
+   * lane's and written (second half), or, the odd middle pixel, summed
+   * through a shuffle.  In RGBA the halves run as loops of their own
+   * (below), so that their steps test nothing: one loop testing i at
+   * every step, with the branches, reconvergence and register moves that
+   * cost, was 1286 sm_90 instructions for four steps (transposed output,
+   * both interpolations) against 916 and 977 for the halves' loops, and
+   * 2048x2048 RGBA took 0.683-0.688 ms against 0.668-0.673 (H200).  With
+   * fewer channels the one loop stays: the three copies of the step made
+   * 2048x2048 RGB's final 80 -> 87-90 us while executing fewer
+   * instructions (0.659-0.662 ms against 0.684-0.692). */
+  auto value = [&] (const cplx (&gg)[2][C], float (&v)[C]) {
 #pragma unroll
     for (int ch = 0; ch < C; ch++)
       v[ch] = gg[0][ch].re + gg[1][ch].re;
-    float *slot = mine + (size_t) (p - s) * (TOUT ? C : PAIR_LINES * C);
-    if (i == half)
-      __syncwarp ();   /* the first half's values are all kept */
+  };
+  auto slot_of = [&] (int p) {
+    return mine + (size_t) (p - s) * (TOUT ? C : PAIR_LINES * C);
+  };
+  auto put = [&] (float *slot, const float (&u)[C]) {
+    if constexpr (TOUT && C == 4)
+      store_px<C> (slot, u);
+    else
+#pragma unroll
+      for (int ch = 0; ch < C; ch++)
+        slot[ch] = u[ch];
+  };
+  auto keep = [&] (int p, const cplx (&gg)[2][C]) {
+    float v[C];
+    value (gg, v);
+    put (slot_of (p), v);
+  };
+  auto add = [&] (int p, const cplx (&gg)[2][C]) {
+    float v[C], kept[C];
+    value (gg, v);
+    float *slot = slot_of (p);
+    if constexpr (TOUT && C == 4)
+      load_px<C, false> (slot, kept);
+    else
+#pragma unroll
+      for (int ch = 0; ch < C; ch++)
+        kept[ch] = slot[ch];
+#pragma unroll
+    for (int ch = 0; ch < C; ch++)
+      kept[ch] += v[ch];
+    if constexpr (TOUT)
+      put (slot, kept);
+    else
+      {
+        if (valid)
+#pragma unroll
+          for (int ch = 0; ch < C; ch++)
+            o[(size_t) p * pitch + ch] = kept[ch];
+      }
+  };
+  auto middle = [&] (int p, const cplx (&gg)[2][C]) {
+    float v[C], sum[C];
+    value (gg, v);
+#pragma unroll
+    for (int ch = 0; ch < C; ch++)
+      sum[ch] = v[ch] + __shfl_xor_sync (0xffffffffu, v[ch], 16);
     if constexpr (TOUT)
       {
-        const auto put = [&] (const float (&u)[C]) {
-          if constexpr (C == 4)
-            store_px<C> (slot, u);
-          else
-#pragma unroll
-            for (int ch = 0; ch < C; ch++)
-              slot[ch] = u[ch];
-        };
-        if (i < half)
-          put (v);
-        else if (i == half && (nb & 1))
-          {
-            float sum[C];
-#pragma unroll
-            for (int ch = 0; ch < C; ch++)
-              sum[ch] = v[ch] + __shfl_xor_sync (0xffffffffu, v[ch], 16);
-            if (dir == 0)
-              put (sum);
-          }
-        else
-          {
-            float kept[C];
-            if constexpr (C == 4)
-              load_px<C, false> (slot, kept);
-            else
-#pragma unroll
-              for (int ch = 0; ch < C; ch++)
-                kept[ch] = slot[ch];
-#pragma unroll
-            for (int ch = 0; ch < C; ch++)
-              kept[ch] += v[ch];
-            put (kept);
-          }
-        return;
+        if (dir == 0)
+          put (slot_of (p), sum);
       }
-    if (i < half)
+    else
       {
-#pragma unroll
-        for (int ch = 0; ch < C; ch++)
-          slot[ch] = v[ch];
-      }
-    else if (i == half && (nb & 1))
-      {
-        float other[C];
-#pragma unroll
-        for (int ch = 0; ch < C; ch++)
-          other[ch] = __shfl_xor_sync (0xffffffffu, v[ch], 16);
         if (dir == 0 && valid)
 #pragma unroll
           for (int ch = 0; ch < C; ch++)
-            o[(size_t) p * pitch + ch] = v[ch] + other[ch];
+            o[(size_t) p * pitch + ch] = sum[ch];
       }
-    else if (valid)
-#pragma unroll
-      for (int ch = 0; ch < C; ch++)
-        o[(size_t) p * pitch + ch] = v[ch] + slot[ch];
   };
 
   /* Step 0: from the line's true start at its end pixel, or from the
@@ -795,39 +844,65 @@ edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
 #pragma unroll
       for (int i = 0; i < 2; i++)
         {
-          step_k sk = step_factors (k, i, db);
-          const cplx X = dir ? sk.R : sk.P, Y = dir ? sk.S : sk.Q;
+          const step_xy sk = step_dir (k, dk, i, db);
 #pragma unroll
           for (int ch = 0; ch < C; ch++)
-            g[i][ch] = cstep (sk.bd, g[i][ch], X, f2[ch], Y, fb[ch]);
+            g[i][ch] = cstep (sk.bd, g[i][ch], sk.X, f2[ch], sk.Y, fb[ch]);
         }
     }
-  emit (0, p0, g);
+  if (half > 0)
+    keep (p0, g);
+  else
+    middle (p0, g);   /* a block of one pixel */
 
-  for (int i0 = 1; i0 < nb; i0 += EB)
+  /* Steps [from, to), their loads EB at a time, each pixel's value
+   * emitted by em. */
+  auto walk = [&] (int from, int to, auto em) {
+    for (int i0 = from; i0 < to; i0 += EB)
+      {
+        float fb[EB][C], db[EB];
+        load_batch<C> (f, d, pitch, lines, p0 + i0 * step, step, dir,
+                       to - i0, fb, db);
+#pragma unroll
+        for (int b = 0; b < EB; b++)
+          if (i0 + b < to)
+            {
+#pragma unroll
+              for (int i = 0; i < 2; i++)
+                {
+                  const step_xy sk = step_dir (k, dk, i, db[b]);
+#pragma unroll
+                  for (int ch = 0; ch < C; ch++)
+                    g[i][ch] = cstep (sk.bd, g[i][ch], sk.X, fb[b][ch], sk.Y,
+                                      f2[ch]);
+                }
+#pragma unroll
+              for (int ch = 0; ch < C; ch++)
+                f2[ch] = fb[b][ch];
+              em (p0 + (i0 + b) * step, g);
+            }
+      }
+  };
+  if constexpr (C == 4)
     {
-      float fb[EB][C], db[EB];
-      load_batch<C> (f, d, pitch, lines, p0 + i0 * step, step, dir, nb - i0,
-                     fb, db);
-#pragma unroll
-      for (int b = 0; b < EB; b++)
-        if (i0 + b < nb)
-          {
-#pragma unroll
-            for (int i = 0; i < 2; i++)
-              {
-                step_k sk = step_factors (k, i, db[b]);
-                const cplx X = dir ? sk.R : sk.P, Y = dir ? sk.S : sk.Q;
-#pragma unroll
-                for (int ch = 0; ch < C; ch++)
-                  g[i][ch] = cstep (sk.bd, g[i][ch], X, fb[b][ch], Y, f2[ch]);
-              }
-#pragma unroll
-            for (int ch = 0; ch < C; ch++)
-              f2[ch] = fb[b][ch];
-            emit (i0 + b, p0 + (i0 + b) * step, g);
-          }
+      walk (1, half, keep);
+      __syncwarp ();   /* the first half's values are all kept */
+      if ((nb & 1) && half > 0)
+        walk (half, half + 1, middle);
+      walk (half + (nb & 1) > 1 ? half + (nb & 1) : 1, nb, add);
     }
+  else
+    walk (1, nb, [&] (int p, const cplx (&gg)[2][C]) {
+      const int i = (p - p0) * step;
+      if (i == half)
+        __syncwarp ();   /* the first half's values are all kept */
+      if (i < half)
+        keep (p, gg);
+      else if (i == half && (nb & 1))
+        middle (p, gg);
+      else
+        add (p, gg);
+    });
   if constexpr (TOUT)
     {
       /* Line l's block is floats [s C, e C) of output row l. */

@@ -28,14 +28,13 @@ constexpr int FUSED_MAX_BLOCKS = 16;
 constexpr int FUSED_MAX_CLUSTER = 8;   /* the portable cluster size */
 
 /* Whether a tile's fused kernel runs F's stages on its blocks in shared
- * memory (F::STAGED: rolled loops) instead of in registers, and its
- * carries 2 blocks at a time instead of CHUNK.  As one thread block of
- * up to 16 warps it has 128 registers a thread, which YvV's blocks of 64
- * unrolled in registers overflowed (172 wanted).  In clusters (at most
- * 8 warps a thread block) the unrolled stages were faster (H200: 512x512
- * grey 0.023 against 0.025 ms, 512x512 RGBA 0.025 against 0.031), as
- * they were for blocks of 32 without (640x480 RGBA's columns: 0.033
- * against 0.036 ms). */
+ * memory (F::STAGED: rolled loops) instead of in registers.  As one
+ * thread block of up to 16 warps it has 128 registers a thread, which
+ * YvV's blocks of 64 unrolled in registers overflowed (172 wanted).  In
+ * clusters (at most 8 warps a thread block) the unrolled stages were
+ * faster (H200: 512x512 grey 0.023 against 0.025 ms, 512x512 RGBA 0.025
+ * against 0.031), as they were for blocks of 32 without (640x480 RGBA's
+ * columns: 0.033 against 0.036 ms). */
 template <class F, bool CLUSTER>
 constexpr bool staged_in = F::STAGED && !CLUSTER;
 
@@ -61,7 +60,15 @@ fused_fits (int S, int N, bool vert, bool staged, int nb)
 
 /* The carries of the fused kernel's 32 lines, in shared memory laid out
  * as the carry kernels' states (state_at with 32 lines), loading CH
- * blocks' states at a time. */
+ * blocks' states at a time: FUSED_CHUNK.  From shared memory two need
+ * not wait long, and each block of a chunk is a copy of the step's code
+ * (two, with on_block), which one warp runs once, fetched cold: against
+ * CHUNK (8), H200, ms, 1024x1024 grey yvrg 0.035-0.036 -> 0.032, 640x480
+ * RGBA 0.033-0.035 -> 0.028-0.030, 256x256 RGBA 0.020-0.021 ->
+ * 0.019-0.020, 512x512 grey and RGBA and Deriche's unchanged; one at a
+ * time was no better. */
+constexpr int FUSED_CHUNK = 2;
+
 template <int CH>
 __device__ __forceinline__ void
 fused_carries (const yvv_k &k, double *zs, int nb, int warp, int, int lane,
@@ -219,8 +226,7 @@ share_states (const fused_group<CLUSTER> &grp, double *zs,
     {
       double first, last;
       line_ends<C, VERT> (src, w, h, t.line, &first, &last);
-      fused_carries<staged_in<F, CLUSTER> ? 2 : CHUNK> (k, zs, nb, warp, warps,
-                                                        lane, first, last);
+      fused_carries<FUSED_CHUNK> (k, zs, nb, warp, warps, lane, first, last);
     }
   grp.sync ();
 }

@@ -59,8 +59,8 @@ fused_fits (int S, int N, bool vert, bool staged, int nb)
 }
 
 /* The carries of the fused kernel's 32 lines, in shared memory laid out
- * as the carry kernels' states (state_at with 32 lines), loading CH
- * blocks' states at a time: FUSED_CHUNK.  From shared memory two need
+ * as the carry kernels' states (state_at with 32 lines), loading
+ * FUSED_CHUNK blocks' states at a time.  From shared memory two need
  * not wait long, and each block of a chunk is a copy of the step's code
  * (two, with on_block), which one warp runs once, fetched cold: against
  * CHUNK (8), H200, ms, 1024x1024 grey yvrg 0.035-0.036 -> 0.032, 640x480
@@ -69,7 +69,6 @@ fused_fits (int S, int N, bool vert, bool staged, int nb)
  * time was no better. */
 constexpr int FUSED_CHUNK = 2;
 
-template <int CH>
 __device__ __forceinline__ void
 fused_carries (const yvv_k &k, double *zs, int nb, int warp, int, int lane,
                double first, double last)
@@ -77,24 +76,23 @@ fused_carries (const yvv_k &k, double *zs, int nb, int warp, int, int lane,
   if (warp != 0)
     return;
   double s[3] = { first, first, first }, t[3];
-  carry_walk<3, false, true, CH> (zs, nb, 32, lane, 0, true, 0, nb,
-                              [&] (int b, double *z, const double *) {
-                                on_block (k, b, nb,
-                                          [&] (const gb_yvv_block *bl) {
-                                  gb_yvv_carry_causal (bl, s, z);
-                                });
-                              });
+  carry_walk<3, false, true, FUSED_CHUNK> (
+      zs, nb, 32, lane, 0, true, 0, nb,
+      [&] (int b, double *z, const double *) {
+        on_block (k, b, nb, [&] (const gb_yvv_block *bl) {
+          gb_yvv_carry_causal (bl, s, z);
+        });
+      });
   gb_yvv_carry_turn (&k.c, s, last, k.naive, t);
-  carry_walk<3, true, true, CH> (zs, nb, 32, lane, 3, false, 0, nb,
-                             [&] (int b, double *z, const double *zc) {
-                               on_block (k, b, nb,
-                                         [&] (const gb_yvv_block *bl) {
-                                 gb_yvv_carry_anticausal (bl, t, z, zc);
-                               });
-                             });
+  carry_walk<3, true, true, FUSED_CHUNK> (
+      zs, nb, 32, lane, 3, false, 0, nb,
+      [&] (int b, double *z, const double *zc) {
+        on_block (k, b, nb, [&] (const gb_yvv_block *bl) {
+          gb_yvv_carry_anticausal (bl, t, z, zc);
+        });
+      });
 }
 
-template <int CH>
 __device__ __forceinline__ void
 fused_carries (const deriche_f::K &k, double *zs, int nb, int warp,
                int warps, int lane, double first, double last)
@@ -105,14 +103,13 @@ fused_carries (const deriche_f::K &k, double *zs, int nb, int warp,
       {
         double s[4];
         gb_deriche_carry_start (&k.m, pass ? last : first, s);
-        carry_walk<4, false, true, CH> (zs, nb, 32, lane, 4 * pass, !pass, 0,
-                                        nb,
-                                    [&] (int b, double *z, const double *) {
-                                      on_block (k, b, nb,
-                                        [&] (const gb_deriche_block *bl) {
-                                          gb_deriche_carry_step (bl, s, z);
-                                        });
-                                    });
+        carry_walk<4, false, true, FUSED_CHUNK> (
+            zs, nb, 32, lane, 4 * pass, !pass, 0, nb,
+            [&] (int b, double *z, const double *) {
+              on_block (k, b, nb, [&] (const gb_deriche_block *bl) {
+                gb_deriche_carry_step (bl, s, z);
+              });
+            });
       }
 }
 
@@ -226,7 +223,7 @@ share_states (const fused_group<CLUSTER> &grp, double *zs,
     {
       double first, last;
       line_ends<C, VERT> (src, w, h, t.line, &first, &last);
-      fused_carries<FUSED_CHUNK> (k, zs, nb, warp, warps, lane, first, last);
+      fused_carries (k, zs, nb, warp, warps, lane, first, last);
     }
   grp.sync ();
 }

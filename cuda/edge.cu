@@ -127,11 +127,22 @@ struct step_k
  * and in both, P = a + R and S = ya w + Q.  fin (bd, R, Q, w, ya) makes
  * the factors from them, in each branch, so that ya is a constant there
  * (one fin after the branch made it a select a step). */
-template <class Fin>
-__device__ __forceinline__ auto
-with_step_parts (const dt_k &k, int i, float delta, Fin fin)
+/* The hold flag as the kernels that run the exact blocks know it: when
+ * compiling, so that their steps hold no branch on it.  With k.hold tested
+ * at every step, each subfilter's factors were a branch of their own that
+ * the compiler could not interleave with the rest of the step. */
+template <bool B>
+struct hold_is
 {
-  if (k.hold)
+  __host__ __device__ constexpr operator bool () const { return B; }
+};
+
+/* hold: k.hold, or a hold_is. */
+template <class H, class Fin>
+__device__ __forceinline__ auto
+with_step_parts (const dt_k &k, H hold, int i, float delta, Fin fin)
+{
+  if (hold)
     {
       cplx bh = cpow (k.log2r[i], k.theta[i], fmaf (0.5f, delta, -0.5f));
       cplx w = cmul (bh, bh);
@@ -147,10 +158,11 @@ with_step_parts (const dt_k &k, int i, float delta, Fin fin)
 }
 
 /* The same factors as engine/cpu_edge.c's step_factors. */
+template <class H>
 __device__ __forceinline__ step_k
-step_factors (const dt_k &k, int i, float delta)
+step_factors (const dt_k &k, H hold, int i, float delta)
 {
-  return with_step_parts (k, i, delta,
+  return with_step_parts (k, hold, i, delta,
                           [&] (cplx bd, cplx R, cplx Q, cplx w, cplx ya) {
                             return step_k { bd, cadd (k.a[i], R), Q, R,
                                             cmadd (ya, w, Q) };
@@ -173,23 +185,25 @@ struct step_xy
   cplx bd, X, Y;
 };
 
+template <class H>
 __device__ __forceinline__ dir_k
-dir_factors (const dt_k &k, int dir)
+dir_factors (const dt_k &k, H hold, int dir)
 {
   dir_k d;
   for (int i = 0; i < 2; i++)
     {
-      const cplx ya = k.hold ? k.ab[i] : k.a[i];
+      const cplx ya = hold ? k.ab[i] : k.a[i];
       d.x0[i] = dir ? cplx { 0.f, 0.f } : k.a[i];
       d.y0[i] = dir ? ya : cplx { 0.f, 0.f };
     }
   return d;
 }
 
+template <class H>
 __device__ __forceinline__ step_xy
-step_dir (const dt_k &k, const dir_k &d, int i, float delta)
+step_dir (const dt_k &k, H hold, const dir_k &d, int i, float delta)
 {
-  return with_step_parts (k, i, delta,
+  return with_step_parts (k, hold, i, delta,
                           [&] (cplx bd, cplx R, cplx Q, cplx w, cplx) {
                             return step_xy { bd, cadd (R, d.x0[i]),
                                              cmadd (d.y0[i], w, Q) };
@@ -460,7 +474,7 @@ edge_cols_kernel (const float *__restrict__ in, float *__restrict__ out,
 #pragma unroll
               for (int i = 0; i < 2; i++)
                 {
-                  step_k sk = step_factors (k, i, db[b]);
+                  step_k sk = step_factors (k, k.hold, i, db[b]);
 #pragma unroll
                   for (int ch = 0; ch < C; ch++)
                     g[i][ch] = cstep (sk.bd, g[i][ch], sk.P, fb[b][ch], sk.Q,
@@ -527,7 +541,7 @@ edge_cols_kernel (const float *__restrict__ in, float *__restrict__ out,
 #pragma unroll
             for (int i = 0; i < 2; i++)
               {
-                step_k sk = step_factors (k, i, db[b]);
+                step_k sk = step_factors (k, k.hold, i, db[b]);
 #pragma unroll
                 for (int ch = 0; ch < C; ch++)
                   g[i][ch] = cstep (sk.bd, g[i][ch], sk.R, fb[b][ch], sk.S,
@@ -571,12 +585,13 @@ edge_cols_kernel (const float *__restrict__ in, float *__restrict__ out,
 template <int C>
 constexpr int PARTIAL_MIN_BLOCKS = C >= 3 ? 5 : EDGE_MIN_BLOCKS;
 
-template <int C>
+template <int C, bool HOLD>
 __global__ void __launch_bounds__ (EDGE_THREADS, PARTIAL_MIN_BLOCKS<C>)
 edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
                      float *__restrict__ st, int lines, int L, int blocks,
                      dt_k k)
 {
+  constexpr hold_is<HOLD> hold {};
   const int n = lines * blocks;
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= n)
@@ -615,7 +630,7 @@ edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
 #pragma unroll
       for (int i = 0; i < 2; i++)
         {
-          step_k sk = step_factors (k, i, db);
+          step_k sk = step_factors (k, hold, i, db);
           bds[i] = sk.bd;
 #pragma unroll
           for (int ch = 0; ch < C; ch++)
@@ -645,7 +660,7 @@ edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
 #pragma unroll
             for (int i = 0; i < 2; i++)
               {
-                step_k sk = step_factors (k, i, db[b]);
+                step_k sk = step_factors (k, hold, i, db[b]);
                 const cplx wq = cmadd (w[i], sk.R, ws[i]);   /* f_(q-1)'s */
                 ws[i] = cmul (w[i], sk.S);
                 w[i] = cmul (w[i], sk.bd);
@@ -686,7 +701,7 @@ edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
         }
       else
         {
-          step_k sk = step_factors (k, i, de);
+          step_k sk = step_factors (k, hold, i, de);
           wl = cmadd (w[i], sk.R, ws[i]);
           wn = cmul (w[i], sk.S);
           pa[i] = cmul (w[i], sk.bd);
@@ -741,13 +756,14 @@ pair_shm (int C, int nmax, bool tout)
          * (size_t) (tout ? pair_pitch_t (C, nmax) : C * nmax);
 }
 
-template <int C, bool TOUT>
+template <int C, bool TOUT, bool HOLD>
 __global__ void __launch_bounds__ (32 * PAIR_WARPS, PAIR_MIN_BLOCKS)
 edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
                         const float *__restrict__ dt,
                         const float *__restrict__ st, int lines, int L,
                         int blocks, int nmax, dt_k k)
 {
+  constexpr hold_is<HOLD> hold {};
   extern __shared__ __align__ (16) float held[];
   const int lane = threadIdx.x & 31, dir = lane >> 4;
   const int groups = (lines + PAIR_LINES - 1) / PAIR_LINES;
@@ -777,7 +793,7 @@ edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
    * spacing at p + dir (before p causally, after it anticausally). */
   const int p0 = dir ? e - 1 : s, step = dir ? -1 : 1;
   const bool line_end = dir ? blk == blocks - 1 : blk == 0;
-  const dir_k dk = dir_factors (k, dir);
+  const dir_k dk = dir_factors (k, hold, dir);
 
   /* Step i's value v at pixel p: kept (first half), added to the other
    * lane's and written (second half), or, the odd middle pixel, summed
@@ -880,7 +896,7 @@ edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
 #pragma unroll
       for (int i = 0; i < 2; i++)
         {
-          const step_xy sk = step_dir (k, dk, i, db);
+          const step_xy sk = step_dir (k, hold, dk, i, db);
 #pragma unroll
           for (int ch = 0; ch < C; ch++)
             g[i][ch] = cstep (sk.bd, g[i][ch], sk.X, f2[ch], sk.Y, fb[ch]);
@@ -906,7 +922,7 @@ edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
 #pragma unroll
               for (int i = 0; i < 2; i++)
                 {
-                  const step_xy sk = step_dir (k, dk, i, db[b]);
+                  const step_xy sk = step_dir (k, hold, dk, i, db[b]);
 #pragma unroll
                   for (int ch = 0; ch < C; ch++)
                     g[i][ch] = cstep (sk.bd, g[i][ch], sk.X, fb[b][ch], sk.Y,
@@ -1064,18 +1080,22 @@ launch_pair (const float *in, float *out, const float *dt, const float *st,
    * hint (without it, fewer thread blocks fit), so a refusal is cleared
    * and ignored.  As many thread blocks a multiprocessor as it then
    * holds. */
-  static const bool hinted = (cudaFuncSetAttribute (
-      edge_final_pair_kernel<C, TOUT>,
-      cudaFuncAttributePreferredSharedMemoryCarveout, 100),
+  const auto kern = k.hold ? edge_final_pair_kernel<C, TOUT, true>
+                           : edge_final_pair_kernel<C, TOUT, false>;
+  static const bool hinted = (
+      cudaFuncSetAttribute (edge_final_pair_kernel<C, TOUT, true>,
+                            cudaFuncAttributePreferredSharedMemoryCarveout,
+                            100),
+      cudaFuncSetAttribute (edge_final_pair_kernel<C, TOUT, false>,
+                            cudaFuncAttributePreferredSharedMemoryCarveout,
+                            100),
       cudaGetLastError (), true);
   (void) hinted;
   const int nmax = (L + blocks - 1) / blocks;
   const long warps = (long) (lines + PAIR_LINES - 1) / PAIR_LINES * blocks;
-  edge_final_pair_kernel<C, TOUT><<<(unsigned) ((warps + PAIR_WARPS - 1)
-                                                / PAIR_WARPS),
-                                    32 * PAIR_WARPS,
-                                    pair_shm (C, nmax, TOUT), s>>> (
-      in, out, dt, st, lines, L, blocks, nmax, k);
+  kern<<<(unsigned) ((warps + PAIR_WARPS - 1) / PAIR_WARPS), 32 * PAIR_WARPS,
+         pair_shm (C, nmax, TOUT), s>>> (in, out, dt, st, lines, L, blocks,
+                                          nmax, k);
   return gb_cuda_check_launch ("edge_final_pair_kernel");
 }
 
@@ -1098,8 +1118,8 @@ launch_cols (const float *in, float *out, const float *dt, float *st,
       return gb_cuda_check_launch ("edge_cols_kernel");
     }
   gb_status r;
-  edge_partial_kernel<C><<<grid, threads, 0, s>>> (in, dt, st, lines, L,
-                                                   blocks, k);
+  (k.hold ? edge_partial_kernel<C, true> : edge_partial_kernel<C, false>)
+      <<<grid, threads, 0, s>>> (in, dt, st, lines, L, blocks, k);
   if ((r = gb_cuda_check_launch ("edge_partial_kernel")) != GB_OK)
     return r;
   /* One thread per chain, in small thread blocks to spread them. */

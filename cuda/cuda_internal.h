@@ -219,8 +219,9 @@ gb_status gb_cuda_edge_run (const gb_params *params, float *a, float *b, float *
 /* Blocks per line of the edge-aware filters on the GPU: blocks_per_stripe,
  * or for Algorithm C about 1024 threads per multiprocessor in blocks no
  * shorter than 64 pixels, for Algorithm A's exact blocks at least 32 a
- * line, of at most 40 pixels and none shorter than 16. */
+ * line, of at most 40 pixels (32 with 4 channels) and none shorter than
+ * 16. */
 int gb_cuda_edge_blocks (const gb_params *params, int lines, int L,
-                        int sm_count);
+                         int channels, int sm_count);
 
 #endif

@@ -737,7 +737,13 @@ edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
  * 89.5 us, H200); else the pitch is odd, float by float (2048x2048 RGB
  * 0.672-0.676 ms with the pitch 3 mod 32 as well, 0.687-0.691: one
  * thread block a multiprocessor fewer). */
-constexpr int PAIR_LINES = 16, PAIR_WARPS = 4, PAIR_MIN_BLOCKS = 5;
+/* Six thread blocks a multiprocessor (80 registers, no spills; the
+ * compiler chose 94, five): with RGBA blocks of at most 32 pixels their
+ * shared memory fits six too (gb_cuda_edge_blocks).  H200, 2048x2048
+ * RGBA, 64 blocks a line: final 80.1 -> 77.7 us, 0.619-0.628 -> 0.607-0.608
+ * ms (52 blocks of 40 pixels, five either way: 0.626-0.629 -> 0.629-0.631),
+ * 1920x1080 RGB 0.353-0.354 -> 0.346-0.349. */
+constexpr int PAIR_LINES = 16, PAIR_WARPS = 4, PAIR_MIN_BLOCKS = 6;
 
 /* A line's floats in shared memory when the output is transposed: at
  * least C nmax; 4 mod 32 in RGBA, else odd. */
@@ -1211,7 +1217,8 @@ run_c (const gb_params *p, float *a, float *b, float *dty, float *dtxT,
 } // namespace
 
 int
-gb_cuda_edge_blocks (const gb_params *p, int lines, int L, int sm_count)
+gb_cuda_edge_blocks (const gb_params *p, int lines, int L, int channels,
+                     int sm_count)
 {
   /* Algorithm C: about 1024 threads per multiprocessor, blocks no shorter
    * than 64 pixels: every block after the first re-filters a warm-up of
@@ -1221,12 +1228,15 @@ gb_cuda_edge_blocks (const gb_params *p, int lines, int L, int sm_count)
    *
    * Algorithm A's exact blocks need no warm-up; a block costs its states
    * (16-40 floats), which the carries walk one chain per thread.  Blocks
-   * of at most 40 pixels, at least 32 a line, none shorter than 16
-   * pixels.  At most 40: the final's two lanes a block keep 1 KB of
+   * of at most 40 pixels (RGBA 32), at least 32 a line, none shorter than
+   * 16 pixels.  At most 40: the final's two lanes a block keep 1 KB of
    * shared memory a pixel of block length (RGBA), and up to 44 KB five
    * thread blocks of them fit a multiprocessor (48 pixels: four; and
    * writing its output transposed, which saves run_c its transposes, it
-   * no longer fits).  The counts below were measured before that.
+   * no longer fits).  RGBA 32: six fit (34 KB a thread block with the
+   * transposed pitch), as many as its registers allow (PAIR_MIN_BLOCKS);
+   * fewer channels take less shared memory a pixel.  The counts below
+   * were measured before that.
    * Measured on an H200 (sigma 50, ms, counts fixed for both axes):
    *   2048x2048 RGBA   32: 0.83  43: 0.86  48: 0.83  56-80: 0.82  96: 0.85
    *   3840x2160 RGBA   64: 1.59  80: 1.53  96: 1.52
@@ -1243,8 +1253,10 @@ gb_cuda_edge_blocks (const gb_params *p, int lines, int L, int sm_count)
       int n = p->blocks_per_stripe;
       if (n <= 0)
         {
+          const int most = channels == 4 ? 32 : 40;   /* pixels a block */
           const int at_least = L / 16 < 32 ? L / 16 : 32;
-          n = (L + 39) / 40 > at_least ? (L + 39) / 40 : at_least;
+          n = (L + most - 1) / most > at_least ? (L + most - 1) / most
+                                                : at_least;
         }
       n = n < 1 ? 1 : n;
       return n < L ? n : (L > 1 ? L : 1);
@@ -1264,8 +1276,8 @@ gb_cuda_edge_run (const gb_params *p, float *a, float *b, float *c, int w, int h
    * their own. */
   float *dty = c, *dtxT = nullptr, *extra = nullptr, *states = nullptr;
   size_t plane = (size_t) w * h;
-  int bx = gb_cuda_edge_blocks (p, h, w, sm_count);
-  int by = gb_cuda_edge_blocks (p, w, h, sm_count);
+  int bx = gb_cuda_edge_blocks (p, h, w, channels, sm_count);
+  int by = gb_cuda_edge_blocks (p, w, h, channels, sm_count);
   size_t need = 0;
   if (p->algorithm != GB_ALGO_EDGE_PARTITIONED)
     {

@@ -17,11 +17,13 @@
 /* ---- sRGB transfer ------------------------------------------------------
  * babl's sRGB curve, both ways, unclamped (float formats keep values
  * outside [0, 1]; the linear segment carries negative ones). */
+#define GB_SRGB_ENCODE_KNEE 0.003130804954f   /* linear segment below */
+
 GB_HD float
 gb_srgb_encode (float v)
 {
-  return v > 0.003130804954f ? 1.055f * powf (v, 1.0f / 2.4f) - 0.055f
-                             : 12.92f * v;
+  return v > GB_SRGB_ENCODE_KNEE ? 1.055f * powf (v, 1.0f / 2.4f) - 0.055f
+                                 : 12.92f * v;
 }
 
 GB_HD float

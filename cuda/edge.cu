@@ -1088,8 +1088,8 @@ to_kernel (double sigma, int hold)
 /* Whether the exact blocks' final takes edge_final_pair_kernel (TOUT:
  * writing the output transposed): where its shared memory fits without
  * asking for more (RGBA: blocks of up to 48 pixels, 41 writing
- * transposed; gb_cuda_edge_blocks keeps them to 40).  Else
- * edge_cols_kernel, which writes it as read. */
+ * transposed; gb_cuda_edge_blocks keeps them to 32, other channel counts
+ * to 40).  Else edge_cols_kernel, which writes it as read. */
 template <int C>
 bool
 pair_fits (int exact, int L, int blocks, bool tout)

@@ -117,16 +117,6 @@ struct step_k
   cplx bd, P, Q, R, S;
 };
 
-/* What a step's factors are made of: b^delta, R and Q, and w, of which
- * S takes a multiple (ya w, ya = a b when holding, else a):
- *   hold (h = (delta - 1) / 2, b^delta = b (b^h)^2: one power):
- *     R = b ss (1 - b^h), Q = b^h R, w = (b^h)^2;
- *   linear (q = (b^delta - 1) / (r0 delta), with 1 / r0 from the host and
- *   an approximate reciprocal of delta, 1 <= delta <= GB_EDGE_DT_MAX):
- *     R = q - r1 b, Q = r1 b^delta - q, w = b^delta;
- * and in both, P = a + R and S = ya w + Q.  fin (bd, R, Q, w, ya) makes
- * the factors from them, in each branch, so that ya is a constant there
- * (one fin after the branch made it a select a step). */
 /* The hold flag as the kernels that run the exact blocks know it: when
  * compiling, so that their steps hold no branch on it.  With k.hold tested
  * at every step, each subfilter's factors were a branch of their own that
@@ -137,7 +127,17 @@ struct hold_is
   __host__ __device__ constexpr operator bool () const { return B; }
 };
 
-/* hold: k.hold, or a hold_is. */
+/* What a step's factors are made of: b^delta, R and Q, and w, of which
+ * S takes a multiple (ya w, ya = a b when holding, else a):
+ *   hold (h = (delta - 1) / 2, b^delta = b (b^h)^2: one power):
+ *     R = b ss (1 - b^h), Q = b^h R, w = (b^h)^2;
+ *   linear (q = (b^delta - 1) / (r0 delta), with 1 / r0 from the host and
+ *   an approximate reciprocal of delta, 1 <= delta <= GB_EDGE_DT_MAX):
+ *     R = q - r1 b, Q = r1 b^delta - q, w = b^delta;
+ * and in both, P = a + R and S = ya w + Q.  fin (bd, R, Q, w, ya) makes
+ * the factors from them, in each branch, so that ya is a constant there
+ * (one fin after the branch made it a select a step).  hold: k.hold, or
+ * a hold_is. */
 template <class H, class Fin>
 __device__ __forceinline__ auto
 with_step_parts (const dt_k &k, H hold, int i, float delta, Fin fin)
@@ -1012,8 +1012,8 @@ edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
  * line took 83 us of the pass's 327 (ncu, H200), waiting on one state
  * after another.  Loads go CARRY_BATCH blocks ahead of the recursion, all
  * in flight at once (2048x2048 RGBA: 8 ahead 13.0-13.4 us a pass, 16
- * 11.8-11.9, 32 10.7-11.7; 32 lost on 6000x4000 RGBA).  The partials are
- * replaced by the entry states; the products stay. */
+ * 11.8-11.9, 32 10.7-11.7; 32 lost on 3840x2160 and 6000x4000 RGBA).  The
+ * partials are replaced by the entry states; the products stay. */
 constexpr int CARRY_BATCH = 16;
 
 template <int C>

@@ -423,6 +423,41 @@ load_batch (const float *f, const float *d, size_t pitch, int lines, int x0,
       }
 }
 
+/* The same for a forward sweep that keeps pointers to its next pixel and
+ * spacing and moves them by their strides: the partial's loop 764 -> 728
+ * sm_90 instructions for four steps (RGBA; RGB 714 -> 661, grey 534 ->
+ * 507) against addresses computed from x for each load (64-bit products,
+ * kernel parameters reloaded from the constant bank).  The exact blocks'
+ * final (80 registers) took more instructions with pointers of its own
+ * (RGBA 673 -> 688-710) and keeps the form above. */
+struct sweep
+{
+  const float *f, *d;
+  size_t fs;
+  int ds;
+};
+
+__device__ __forceinline__ sweep
+sweep_at (const float *f, const float *d, size_t pitch, int lines, int x)
+{
+  return { f + (size_t) x * pitch, d + (size_t) x * lines, pitch, lines };
+}
+
+template <int C>
+__device__ __forceinline__ void
+load_batch (sweep &w, int n, float (&fb)[EB][C], float (&db)[EB])
+{
+#pragma unroll
+  for (int b = 0; b < EB; b++)
+    if (b < n)
+      {
+        db[b] = __ldg (w.d + (size_t) b * w.ds);
+        load_px<C> (w.f + b * w.fs, fb[b]);
+      }
+  w.f += EB * w.fs;
+  w.d += (size_t) EB * w.ds;
+}
+
 template <int C, int MODE, bool HOLD>
 __global__ void __launch_bounds__ (EDGE_THREADS, EDGE_MIN_BLOCKS)
 edge_cols_kernel (const float *__restrict__ in, float *__restrict__ out,
@@ -486,10 +521,11 @@ edge_cols_kernel (const float *__restrict__ in, float *__restrict__ out,
 #pragma unroll
       for (int ch = 0; ch < C; ch++)
         o[(size_t) s * pitch + ch] = g[0][ch].re + g[1][ch].re;
+    sweep sw = sweep_at (f, d, pitch, lines, m + 1);
     for (int x0 = m + 1; x0 < e; x0 += EB)
       {
         float fb[EB][C], db[EB];
-        load_batch<C> (f, d, pitch, lines, x0, 1, 0, e - x0, fb, db);
+        load_batch<C> (sw, e - x0, fb, db);
 #pragma unroll
         for (int b = 0; b < EB; b++)
           if (x0 + b < e)
@@ -629,9 +665,19 @@ edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
   const float *d = dt + line;
 #define DT(idx) __ldg (d + (size_t) (idx) * lines)
 
-  /* Pixel s: the causal pass's first step (from zero, or the line's true
-   * start); the weights start at 1. */
-  cplx g[2][C], h[2][C], w[2], ws[2], bds[2];
+  /* The causal state as g_q = m_q + P_q f_q: then
+   *   m_q = b^delta_q m_(q-1) + c f_(q-1),  c = b^delta_q P_(q-1) + Q_q,
+   * six float instructions a channel and subfilter where b^delta g +
+   * P f + Q f' took eight, for four more a pixel and subfilter (c): the
+   * loop 787 -> 764 sm_90 instructions for four steps in RGBA, 722 -> 714
+   * in RGB (grey 514 -> 534, won back by the sweep's pointers).  With
+   * those, H200, 2048x2048 RGBA: the partial 43-45 -> 41-42.5 us, the
+   * whole filter 0.603-0.608 -> 0.593-0.595 ms.  The final keeps its
+   * step: each pixel's value would need P f added back (its loop 673 ->
+   * 679 instructions).
+   * Pixel s: the causal pass's first step (from zero, or the line's true
+   * start: m = 0, P = ss); the weights start at 1. */
+  cplx m[2][C], h[2][C], w[2], ws[2], bds[2], pp[2];
   float fp[C];
   load_px<C> (f + (size_t) s * pitch, fp);
   if (blk == 0)
@@ -640,9 +686,10 @@ edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
       for (int i = 0; i < 2; i++)
         {
           bds[i] = { 1.f, 0.f };
+          pp[i] = k.ss[i];
 #pragma unroll
           for (int ch = 0; ch < C; ch++)
-            g[i][ch] = cscale (k.ss[i], fp[ch]);
+            m[i][ch] = { 0.f, 0.f };
         }
     }
   else
@@ -655,10 +702,10 @@ edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
         {
           step_k sk = step_factors (k, hold, i, db);
           bds[i] = sk.bd;
+          pp[i] = sk.P;
 #pragma unroll
           for (int ch = 0; ch < C; ch++)
-            g[i][ch] = cstep (sk.bd, { 0.f, 0.f }, sk.P, fp[ch], sk.Q,
-                              fb[ch]);
+            m[i][ch] = cscale (sk.Q, fb[ch]);
         }
     }
 #pragma unroll
@@ -672,10 +719,11 @@ edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
     }
 
   /* Pixels s+1 .. e-1, EB at a time, all loads in flight before use. */
+  sweep sw = sweep_at (f, d, pitch, lines, s + 1);
   for (int x0 = s + 1; x0 < e; x0 += EB)
     {
       float fb[EB][C], db[EB];
-      load_batch<C> (f, d, pitch, lines, x0, 1, 0, e - x0, fb, db);
+      load_batch<C> (sw, e - x0, fb, db);
 #pragma unroll
       for (int b = 0; b < EB; b++)
         if (x0 + b < e)
@@ -685,15 +733,16 @@ edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
               {
                 step_k sk = step_factors (k, hold, i, db[b]);
                 const cplx wq = cmadd (w[i], sk.R, ws[i]);   /* f_(q-1)'s */
+                const cplx c = cmadd (sk.bd, pp[i], sk.Q);
                 ws[i] = cmul (w[i], sk.S);
                 w[i] = cmul (w[i], sk.bd);
+                pp[i] = sk.P;
 #pragma unroll
                 for (int ch = 0; ch < C; ch++)
                   {
                     h[i][ch] = { fmaf (wq.re, fp[ch], h[i][ch].re),
                                  fmaf (wq.im, fp[ch], h[i][ch].im) };
-                    g[i][ch] = cstep (sk.bd, g[i][ch], sk.P, fb[b][ch], sk.Q,
-                                      fp[ch]);
+                    m[i][ch] = cmadd (sk.bd, m[i][ch], cscale (c, fp[ch]));
                   }
               }
 #pragma unroll
@@ -701,6 +750,14 @@ edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
               fp[ch] = fb[b][ch];
           }
     }
+
+  cplx g[2][C];
+#pragma unroll
+  for (int i = 0; i < 2; i++)
+#pragma unroll
+    for (int ch = 0; ch < C; ch++)
+      g[i][ch] = { fmaf (pp[i].re, fp[ch], m[i][ch].re),
+                   fmaf (pp[i].im, fp[ch], m[i][ch].im) };
 
   /* The causal product: b^delta_s W_(e-1).  The anticausal pass's last
    * term: past a block that is not the line's last, pixel e's factors

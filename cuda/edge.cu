@@ -458,9 +458,9 @@ load_batch (const float *f, const float *d, size_t pitch, int lines, int x0,
  * (RGBA 673 -> 688-710) and keeps the form above. */
 struct sweep
 {
-  const float *f, *d;
-  size_t fs;
-  int ds;
+  const float *f, *d;   /* the next pixel's input and spacing */
+  size_t fs;            /* floats between pixels: lines x C */
+  int ds;               /* floats between spacings: lines */
 };
 
 __device__ __forceinline__ sweep

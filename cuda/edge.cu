@@ -18,6 +18,8 @@
  * form (the paper's Section IV-C). */
 #include <math.h>
 
+#include <initializer_list>
+
 #include <cuda_pipeline.h>
 
 #include "cuda_internal.h"
@@ -140,20 +142,31 @@ struct hold_is
  * the factors from them, in each branch, so that ya is a constant there
  * (one fin after the branch made it a select a step).  hold: k.hold, or
  * a hold_is. */
+__device__ __forceinline__ cplx
+hold_power (const dt_k &k, int i, float delta)   /* b^h */
+{
+  return cpow (k.log2r[i], k.theta[i], fmaf (0.5f, delta, -0.5f));
+}
+
+__device__ __forceinline__ cplx
+linear_q (const dt_k &k, int i, cplx bd, float delta)
+{
+  return cscale (cmul ({ bd.re - 1.f, bd.im }, k.inv_r0[i]), rcp_ftz (delta));
+}
+
 template <class H, class Fin>
 __device__ __forceinline__ auto
 with_step_parts (const dt_k &k, H hold, int i, float delta, Fin fin)
 {
   if (hold)
     {
-      cplx bh = cpow (k.log2r[i], k.theta[i], fmaf (0.5f, delta, -0.5f));
+      cplx bh = hold_power (k, i, delta);
       cplx w = cmul (bh, bh);
       cplx R = cmadd ({ -k.bss[i].re, -k.bss[i].im }, bh, k.bss[i]);
       return fin (cmul (k.b[i], w), R, cmul (bh, R), w, k.ab[i]);
     }
   cplx bd = cpow (k.log2r[i], k.theta[i], delta);
-  cplx q = cscale (cmul ({ bd.re - 1.f, bd.im }, k.inv_r0[i]),
-                   rcp_ftz (delta));
+  cplx q = linear_q (k, i, bd, delta);
   cplx c2 = cmadd ({ -k.r1[i].re, -k.r1[i].im }, bd, q);
   return fin (bd, { q.re - k.r1b[i].re, q.im - k.r1b[i].im },
               { -c2.re, -c2.im }, bd, k.a[i]);
@@ -225,15 +238,14 @@ step_dir (const dt_k &k, H hold, const dir_k &d, int i, float delta)
 {
   if (hold)
     {
-      const cplx bh = cpow (k.log2r[i], k.theta[i], fmaf (0.5f, delta, -0.5f));
+      const cplx bh = hold_power (k, i, delta);
       const cplx w = cmul (bh, bh);
       return { cmul (k.b[i], w),
                cmadd ({ -k.bss[i].re, -k.bss[i].im }, bh, d.x1[i]),
                cmadd (d.y1[i], w, cmul (k.bss[i], bh)) };
     }
   const cplx bd = cpow (k.log2r[i], k.theta[i], delta);
-  const cplx q = cscale (cmul ({ bd.re - 1.f, bd.im }, k.inv_r0[i]),
-                         rcp_ftz (delta));
+  const cplx q = linear_q (k, i, bd, delta);
   return { bd, cadd (q, d.x1[i]),
            cmadd (d.y1[i], bd, { -q.re, -q.im }) };
 }
@@ -1194,14 +1206,14 @@ launch_pair (const float *in, float *out, const float *dt, const float *st,
    * holds. */
   const auto kern = k.hold ? edge_final_pair_kernel<C, TOUT, true>
                            : edge_final_pair_kernel<C, TOUT, false>;
-  static const bool hinted = (
-      cudaFuncSetAttribute (edge_final_pair_kernel<C, TOUT, true>,
-                            cudaFuncAttributePreferredSharedMemoryCarveout,
-                            100),
-      cudaFuncSetAttribute (edge_final_pair_kernel<C, TOUT, false>,
-                            cudaFuncAttributePreferredSharedMemoryCarveout,
-                            100),
-      cudaGetLastError (), true);
+  static const bool hinted = [] {
+    for (auto f : { edge_final_pair_kernel<C, TOUT, true>,
+                    edge_final_pair_kernel<C, TOUT, false> })
+      cudaFuncSetAttribute (f, cudaFuncAttributePreferredSharedMemoryCarveout,
+                            100);
+    cudaGetLastError ();
+    return true;
+  }();
   (void) hinted;
   const int nmax = (L + blocks - 1) / blocks;
   const long warps = (long) (lines + PAIR_LINES - 1) / PAIR_LINES * blocks;

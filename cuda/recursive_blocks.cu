@@ -453,13 +453,72 @@ carry_warps (int nb, int chunk)
   return std::min (CARRY_MAX_WARPS, std::max (1, (nb + chunk - 1) / chunk));
 }
 
+/* YvV's carry kernel's shared memory with G warps a line. */
+constexpr size_t
+yvv_carry_shm (int G)
+{
+  return sizeof (double) * 32 * (G * 12 + 3);
+}
+
+/* How many thread blocks of G warps (1 to CARRY_MAX_WARPS) of a kernel
+ * a multiprocessor holds at once (0 where the runtime could not say). */
+struct blocks_per_sm
+{
+  int n[CARRY_MAX_WARPS + 1] = {};
+
+  template <class Kernel, class Shm>
+  blocks_per_sm (Kernel kern, Shm shm)
+  {
+    for (int G = 1; G <= CARRY_MAX_WARPS; G++)
+      if (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&n[G], kern, 32 * G,
+                                                         shm (G))
+          != cudaSuccess)
+        n[G] = 0;
+  }
+};
+
+/* Warps a line's YvV carries share, G.  A warp walks a segment of `seg'
+ * blocks twice and composes the G - 1 segments' maps before its own, and
+ * the thread blocks (G warps for 32 lines; 168 registers a thread) run in
+ * W waves of what the GPU holds at once: more warps shorten the chains
+ * but may take a wave more.  W (8 seg + G - 20) is a least-squares fit
+ * to the kernel's times on an H200 (Nsight Compute: 7 images from
+ * 1920x1080 RGB to 7680x4320 RGBA, both axes, G capped at 2, 3, 4, 6, 8
+ * or 12); the G it picks took 463 us over the 14 kernels, against 506
+ * with the most warps (segments of CHUNK blocks, as before) and 443 with
+ * the fastest G of each; 4K RGBA rows 31.9 -> 21.9 us (G 8 -> 4),
+ * columns 25.1 -> 22.2 (5 -> 3).  Up to the most warps, as before. */
+inline int
+yvv_carry_warps (const blocks_per_sm &fit, int nb, int lines)
+{
+  const int most = carry_warps (nb, CHUNK), groups = (lines + 31) / 32;
+  int best = most;
+  long best_cost = -1;
+  for (int G = 1; G <= most; G++)
+    {
+      if (fit.n[G] < 1)
+        continue;
+      const long held = (long) fit.n[G] * gb_cuda_sm_count ();
+      const long waves = (groups + held - 1) / held;
+      const long cost = waves * (8L * ((nb + G - 1) / G) + G - 20);
+      if (best_cost < 0 || cost < best_cost)
+        {
+          best = G;
+          best_cost = cost;
+        }
+    }
+  return best;
+}
+
 template <int C, bool VERT>
 gb_status
 carry_c (const float *src, yvv_f::T *st, int w, int h, int nb,
          const yvv_f::K &k, cudaStream_t s)
 {
-  const int lines = (VERT ? w : h) * C, G = k.segments ? carry_warps (nb, CHUNK) : 1;
-  const size_t shm = sizeof (double) * 32 * (G * 12 + 3);
+  static const blocks_per_sm fit (yvv_carry_kernel<C, VERT>, yvv_carry_shm);
+  const int lines = (VERT ? w : h) * C;
+  const int G = k.segments ? yvv_carry_warps (fit, nb, lines) : 1;
+  const size_t shm = yvv_carry_shm (G);
   return launch ("yvv_carry_kernel", yvv_carry_kernel<C, VERT>,
                  dim3 ((lines + 31) / 32), dim3 (32 * G), shm, s, 1,
                  yvv_f::PDL & PDL_CARRY, src, st, w, h, nb, k);

@@ -311,6 +311,9 @@ yvv_carry_kernel (const float *__restrict__ src, yvv_f::T *__restrict__ st,
   const carry_site cs (nb, lines);
   const auto blk = [&] (int b) { return block_of (k, b, nb); };
   double first = 0.0, last = 0.0, s[3] = { 0.0, 0.0, 0.0 }, t[3];
+  /* The line's ends before the wait: in run_axis the input is three
+   * launches old; run_pair's columns read pair_kernel's output, and there
+   * YvV's carries do not start early (PDL_PAIR). */
   if (cs.ok)
     line_ends<C, VERT> (src, w, h, cs.line, &first, &last);
   pdl_wait_then_release ();
@@ -513,7 +516,7 @@ yvv_carry_warps (const blocks_per_sm &fit, int nb, int lines)
 template <int C, bool VERT>
 gb_status
 carry_c (const float *src, yvv_f::T *st, int w, int h, int nb,
-         const yvv_f::K &k, cudaStream_t s)
+         const yvv_f::K &k, cudaStream_t s, unsigned pdl)
 {
   static const blocks_per_sm fit (yvv_carry_kernel<C, VERT>, yvv_carry_shm);
   const int lines = (VERT ? w : h) * C;
@@ -521,19 +524,19 @@ carry_c (const float *src, yvv_f::T *st, int w, int h, int nb,
   const size_t shm = yvv_carry_shm (G);
   return launch ("yvv_carry_kernel", yvv_carry_kernel<C, VERT>,
                  dim3 ((lines + 31) / 32), dim3 (32 * G), shm, s, 1,
-                 yvv_f::PDL & PDL_CARRY, src, st, w, h, nb, k);
+                 pdl & PDL_CARRY, src, st, w, h, nb, k);
 }
 
 template <int C, bool VERT>
 gb_status
 carry_c (const float *src, deriche_f::T *st, int w, int h, int nb,
-         const deriche_f::K &k, cudaStream_t s)
+         const deriche_f::K &k, cudaStream_t s, unsigned pdl)
 {
   const int lines = (VERT ? w : h) * C, G = carry_warps (nb, DERICHE_CHUNK);
   const size_t shm = sizeof (double) * 32 * G * 8;
   return launch ("deriche_carry_kernel", deriche_carry_kernel<C, VERT>,
                  dim3 ((lines + 31) / 32, 2), dim3 (32 * G), shm, s, 1,
-                 deriche_f::PDL & PDL_CARRY, src, st, w, h, nb, k);
+                 pdl & PDL_CARRY, src, st, w, h, nb, k);
 }
 
 /* An axis's thread blocks of WARPS tiles: neighbouring thread blocks take
@@ -560,29 +563,31 @@ launch_tab (typename F::Tab *tab, const typename F::K &k, cudaStream_t s)
                  tab, k);
 }
 
-/* An axis's partials and carries: the states of its nb blocks a line. */
+/* An axis's partials and carries: the states of its nb blocks a line.
+ * pdl: which launches may start early (F::PDL, or F::PDL_PAIR). */
 template <class F, int C, bool VERT>
 gb_status
 partials_and_carries (const typename F::K &k, const typename F::Tab *tab,
                       const float *src, typename F::T *st, int w, int h,
-                      int nb, cudaStream_t s)
+                      int nb, cudaStream_t s, unsigned pdl)
 {
   const gb_status st_ = launch ("partial_kernel", partial_kernel<F, C, VERT>,
                                 tiled_grid<C, VERT> (w, h, nb),
                                 dim3 (32 * WARPS), 0, s, 1,
-                                F::PDL & PDL_PARTIAL, src, st, tab, w, h, k);
-  return st_ != GB_OK ? st_ : carry_c<C, VERT> (src, st, w, h, nb, k, s);
+                                pdl & PDL_PARTIAL, src, st, tab, w, h, k);
+  return st_ != GB_OK ? st_
+                      : carry_c<C, VERT> (src, st, w, h, nb, k, s, pdl);
 }
 
 template <class F, int C, bool VERT>
 gb_status
 launch_final (const typename F::K &k, const typename F::Tab *tab,
               const float *src, float *dst, const typename F::T *st, int w,
-              int h, int nb, cudaStream_t s)
+              int h, int nb, cudaStream_t s, unsigned pdl)
 {
   return launch ("final_kernel", final_kernel<F, C, VERT>,
                  tiled_grid<C, VERT> (w, h, nb), dim3 (32 * WARPS), 0, s, 1,
-                 F::PDL & PDL_FINAL, src, dst, st, tab, w, h, k);
+                 pdl & PDL_FINAL, src, dst, st, tab, w, h, k);
 }
 
 template <class F, int C, bool VERT>
@@ -597,9 +602,11 @@ run_axis (const typename F::K &k, typename F::Tab *tab,
   gb_status st_;
   if ((st_ = launch_tab<F> (tab, k, s)) != GB_OK
       || (st_ = partials_and_carries<F, C, VERT> (k, tab, src, st, w, h, nb,
-                                                  s)) != GB_OK)
+                                                  s, F::pdl (k)))
+             != GB_OK)
     return st_;
-  return launch_final<F, C, VERT> (k, tab, src, dst, st, w, h, nb, s);
+  return launch_final<F, C, VERT> (k, tab, src, dst, st, w, h, nb, s,
+                                   F::pdl (k));
 }
 
 /* Both axes, src -> mid (rows) -> dst (columns), the rows' finals making
@@ -625,17 +632,20 @@ run_pair (const typename F::K &kx, const typename F::K &ky, const float *src,
   if ((st_ = launch_tab<F> (tab_x, kx, s)) != GB_OK
       || (st_ = launch_tab<F> (tab_y, ky, s)) != GB_OK
       || (st_ = partials_and_carries<F, C, false> (kx, tab_x, src, st_x, w, h,
-                                                   nbx, s)) != GB_OK
+                                                   nbx, s, F::PDL_PAIR))
+             != GB_OK
       || (st_ = launch ("pair_kernel", pair_kernel<F, C>, dim3 (nbx, nby),
                         dim3 (N * C), pair_shm (N, C), s, 1,
-                        F::PDL & PDL_FINAL, src, mid,
+                        F::PDL_PAIR & PDL_FINAL, src, mid,
                         (const typename F::T *) st_x, st_y,
                         (const typename F::Tab *) tab_x,
                         (const typename F::Tab *) tab_y, w, h, kx, ky))
              != GB_OK
-      || (st_ = carry_c<C, true> (mid, st_y, w, h, nby, ky, s)) != GB_OK)
+      || (st_ = carry_c<C, true> (mid, st_y, w, h, nby, ky, s, F::PDL_PAIR))
+             != GB_OK)
     return st_;
-  return launch_final<F, C, true> (ky, tab_y, mid, dst, st_y, w, h, nby, s);
+  return launch_final<F, C, true> (ky, tab_y, mid, dst, st_y, w, h, nby, s,
+                                   F::PDL_PAIR);
 }
 
 /* Calls fn (channels, vertical) with both as compile-time constants. */

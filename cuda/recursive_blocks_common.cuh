@@ -25,11 +25,16 @@ constexpr size_t TAB_BYTES = 3328;
 
 /* Launches that may start while the kernel before them finishes
  * (programmatic dependent launch, Hopper on; see launch ()): a filter's
- * PDL says which.  H200, 4K RGBA / 1920x1080 RGB, ms: for Deriche all of
- * them (0.375 -> 0.366, 0.099 -> 0.090); for YvV the table kernel
- * (1080p 0.099 -> 0.092), but its partials lost 0.008-0.013 on every
- * image tried, its carries 0.017 at sigma 80 (one warp a line) and its
- * finals 0.012 on 1080p, so those wait as before. */
+ * PDL says which, and its PDL_PAIR which where the rows' finals make the
+ * columns' partial states (run_pair).  H200, 4K RGBA / 1920x1080 RGB, ms:
+ * for Deriche all of them (0.375 -> 0.366, 0.099 -> 0.090); for YvV the
+ * table kernel (1080p 0.099 -> 0.092), but its partials lost 0.008-0.013
+ * on every image tried, so they wait.  Since its carries choose their
+ * warps per launch, YvV's carries and finals start early too (1920x1080
+ * RGB 0.087-0.091 -> 0.084, RGBA 0.103 -> 0.098-0.100, 2560x1440 RGBA
+ * 0.152-0.155 -> 0.147-0.149, 4096x4096 grey 0.168-0.170 -> 0.162-0.164),
+ * except in run_pair (6000x4000 RGBA 0.781-0.786 -> 0.806-0.812, 4K RGBA
+ * at sigma 80 0.331-0.335 -> 0.336-0.344, 4K RGBA at 10 unchanged). */
 enum : unsigned
 {
   PDL_TAB = 1,
@@ -57,7 +62,22 @@ struct yvv_base
   using T = double;             /* a block state's type in memory */
   static constexpr int S = 3;   /* values per state */
   static constexpr int N = NN;
-  static constexpr unsigned PDL = PDL_TAB | PDL_FUSED;
+  static constexpr unsigned PDL = PDL_TAB | PDL_CARRY | PDL_FINAL
+                                  | PDL_FUSED;
+  /* Without PDL_CARRY: yvv_carry_kernel reads its line's ends before
+   * it waits, and in run_pair the columns' are pair_kernel's output. */
+  static constexpr unsigned PDL_PAIR = PDL_TAB | PDL_FUSED;
+
+  /* run_axis's.  With one warp a line (past GB_YVV_SEGMENT_MAX_SIGMA)
+   * the carries and finals lost by starting early (H200, sigma 80, ms:
+   * both early, 1920x1080 RGB 0.112 -> 0.116-0.118, 2560x1440 RGBA
+   * 0.179-0.183 -> 0.188-0.189; the finals alone, 1920x1080 RGB
+   * 0.109-0.112 -> 0.112-0.124), so there they wait as before. */
+  static unsigned
+  pdl (const yvv_k &k)
+  {
+    return k.segments ? PDL : PDL_PAIR;
+  }
   using K = yvv_k;
 
   static __device__ __forceinline__ void
@@ -176,6 +196,7 @@ struct deriche_f
   static constexpr bool STAGED = false;   /* the fused kernel's: yvv_base */
   static constexpr unsigned PDL = PDL_TAB | PDL_PARTIAL | PDL_CARRY
                                   | PDL_FINAL | PDL_FUSED;
+  static constexpr unsigned PDL_PAIR = PDL;
   struct K
   {
     gb_deriche_modes m;
@@ -183,6 +204,12 @@ struct deriche_f
   };
   using Tab = gb_deriche_blockf;
   using FTab = Tab;
+
+  static unsigned
+  pdl (const K &)
+  {
+    return PDL;
+  }
   static constexpr bool FINAL_TAB = true;
   /* Held to 96 registers, five thread blocks (the compiler's choice was
    * 122, four): 4K RGBA rows 109 -> 101 us (Nsight Compute, H200), 0.365-

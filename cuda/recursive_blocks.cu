@@ -464,7 +464,9 @@ yvv_carry_shm (int G)
 }
 
 /* How many thread blocks of G warps (1 to CARRY_MAX_WARPS) of a kernel
- * a multiprocessor holds at once (0 where the runtime could not say). */
+ * a multiprocessor holds at once (0 where the runtime could not say:
+ * that G is then not chosen, and the error is cleared so that the next
+ * launch's check does not report it). */
 struct blocks_per_sm
 {
   int n[CARRY_MAX_WARPS + 1] = {};
@@ -476,7 +478,10 @@ struct blocks_per_sm
       if (cudaOccupancyMaxActiveBlocksPerMultiprocessor (&n[G], kern, 32 * G,
                                                          shm (G))
           != cudaSuccess)
-        n[G] = 0;
+        {
+          n[G] = 0;
+          (void) cudaGetLastError ();
+        }
   }
 };
 

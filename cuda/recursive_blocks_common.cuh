@@ -31,10 +31,11 @@ constexpr size_t TAB_BYTES = 3328;
  * table kernel (1080p 0.099 -> 0.092), but its partials lost 0.008-0.013
  * on every image tried, so they wait.  Since its carries choose their
  * warps per launch, YvV's carries and finals start early too (1920x1080
- * RGB 0.087-0.091 -> 0.084, RGBA 0.103 -> 0.098-0.100, 2560x1440 RGBA
- * 0.152-0.155 -> 0.147-0.149, 4096x4096 grey 0.168-0.170 -> 0.162-0.164),
+ * RGB 0.090-0.092 -> 0.088-0.089, RGBA 0.107 -> 0.099-0.103, 2560x1440
+ * RGBA 0.157-0.158 -> 0.150, 4096x4096 grey 0.166-0.171 -> 0.159-0.163),
  * except in run_pair (6000x4000 RGBA 0.781-0.786 -> 0.806-0.812, 4K RGBA
- * at sigma 80 0.331-0.335 -> 0.336-0.344, 4K RGBA at 10 unchanged). */
+ * at sigma 80 0.331-0.335 -> 0.336-0.344, 4K RGBA at 10 unchanged) and
+ * with one warp a line (yvv_base::pdl). */
 enum : unsigned
 {
   PDL_TAB = 1,
@@ -64,8 +65,9 @@ struct yvv_base
   static constexpr int N = NN;
   static constexpr unsigned PDL = PDL_TAB | PDL_CARRY | PDL_FINAL
                                   | PDL_FUSED;
-  /* Without PDL_CARRY: yvv_carry_kernel reads its line's ends before
-   * it waits, and in run_pair the columns' are pair_kernel's output. */
+  /* run_pair's: its carries and finals lost there by starting early
+   * (above), and yvv_carry_kernel reads its lines' ends before it waits,
+   * which for run_pair's columns are pair_kernel's output. */
   static constexpr unsigned PDL_PAIR = PDL_TAB | PDL_FUSED;
 
   /* run_axis's.  With one warp a line (past GB_YVV_SEGMENT_MAX_SIGMA)

@@ -294,7 +294,19 @@ template <int C, int SEG> constexpr int tile_pitch = SEG * C + C;
 /* Floats of a warp's row tile, any C <= 4. */
 template <int SEG> constexpr int tile_floats = 32 * (SEG + 1);
 
-template <int C, bool VERT, int SEG>
+/* PART_PADDED (the fused kernel where its blocks are in registers): a
+ * line's short last block is loaded padded (load), and a partial row
+ * tile (that block, the image's last rows) moves in unrolled loops too,
+ * the samples past it predicated off.  As loops to n and h its loads
+ * went one at a time, and in the fused kernel the warp of a line's last
+ * block held up its tile (H200, yvrg, 1000x700 grey: 0.079 -> 0.037 ms
+ * with the padding).  The tiled kernels keep the loops: unrolled there
+ * (in batches of 16), yvrg's RGB row finals took 128 registers instead
+ * of 96 and Deriche's grey ones spilled (2500x1700 RGB 0.149-0.152 ->
+ * 0.161 ms); so does the
+ * fused kernel where it stages its blocks in shared memory (800x600 RGBA
+ * 0.034-0.036 -> 0.035-0.037). */
+template <int C, bool VERT, int SEG, bool PART_PADDED = false>
 struct tile
 {
   int lane, line, valid, row0;
@@ -330,7 +342,24 @@ struct tile
                 : sm + (lane / C) * tile_pitch<C, SEG> + lane % C;
   }
 
-  /* v[0..n) = block b of this thread's line. */
+  /* v[n..SEG) = v[n-1]: the fused kernel's padding (fused_kernel), in the
+   * short block's branch of load only. */
+  static __device__ __forceinline__ void
+  pad (float *v, int n)
+  {
+    float last = v[0];
+#pragma unroll
+    for (int i = 0; i < SEG; i++)
+      {
+        if (i < n)
+          last = v[i];
+        else
+          v[i] = last;
+      }
+  }
+
+  /* v[0..n) = block b of this thread's line; with PART_PADDED, v[n..SEG)
+   * = v[n-1] (pad). */
   __device__ __forceinline__ void
   load (const float *src, int w, int h, int b, int n, float *sm, float *v)
   const
@@ -347,10 +376,14 @@ struct tile
           for (int i = 0; i < SEG; i++, p += pitch)
             v[i] = *p;
         else if (valid)
+          {
 #pragma unroll
-          for (int i = 0; i < SEG; i++, p += pitch)
-            if (i < n)
-              v[i] = *p;
+            for (int i = 0; i < SEG; i++, p += pitch)
+              if (i < n)
+                v[i] = *p;
+            if constexpr (PART_PADDED)
+              pad (v, n);
+          }
       }
     else
       {
@@ -361,10 +394,14 @@ struct tile
           for (int i = 0; i < SEG; i++)
             v[i] = mine[i * C];
         else if (valid)
+          {
 #pragma unroll
-          for (int i = 0; i < SEG; i++)
-            if (i < n)
-              v[i] = mine[i * C];
+            for (int i = 0; i < SEG; i++)
+              if (i < n)
+                v[i] = mine[i * C];
+            if constexpr (PART_PADDED)
+              pad (v, n);
+          }
       }
   }
 
@@ -393,6 +430,16 @@ struct tile
 #pragma unroll
             for (int e = lane; e < SEG * C; e += 32)
               sm[r * tile_pitch<C, SEG> + e] = rows[e];
+        else if constexpr (PART_PADDED)
+          {
+            const int ne = n * C, nr = h - row0;
+#pragma unroll
+            for (int r = 0; r < tile_rows<C>; r++)
+#pragma unroll
+              for (int e = lane; e < SEG * C; e += 32)
+                if (r < nr && e < ne)
+                  sm[r * tile_pitch<C, SEG> + e] = rows[r * pitch + e];
+          }
         else
           for (int r = 0; r < tile_rows<C> && row0 + r < h; r++, rows += pitch)
             for (int e = lane; e < n * C; e += 32)
@@ -461,6 +508,16 @@ struct tile
 #pragma unroll
             for (int e = lane; e < SEG * C; e += 32)
               rows[e] = sm[r * tile_pitch<C, SEG> + e];
+        else if constexpr (PART_PADDED)
+          {
+            const int ne = n * C, nr = h - row0;
+#pragma unroll
+            for (int r = 0; r < tile_rows<C>; r++)
+#pragma unroll
+              for (int e = lane; e < SEG * C; e += 32)
+                if (r < nr && e < ne)
+                  rows[r * pitch + e] = sm[r * tile_pitch<C, SEG> + e];
+          }
         else
           for (int r = 0; r < tile_rows<C> && row0 + r < h; r++, rows += pitch)
             for (int e = lane; e < n * C; e += 32)

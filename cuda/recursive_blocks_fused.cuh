@@ -203,12 +203,12 @@ struct fused_group
 
 /* The fused kernel's partial states (zc, za) into the tile's states,
  * then its carries: on return the states are the blocks' entry states. */
-template <class F, int C, bool VERT, bool CLUSTER>
+template <class F, int C, bool VERT, bool CLUSTER, bool P>
 __device__ __forceinline__ void
 share_states (const fused_group<CLUSTER> &grp, double *zs,
               const typename F::K &k, const float *src, int w, int h,
               int nb, int warp, int warps, int lane, int b, bool has_block,
-              const tile<C, VERT, F::N> &t, const double *zc,
+              const tile<C, VERT, F::N, P> &t, const double *zc,
               const double *za)
 {
   constexpr int S = F::S;
@@ -230,10 +230,11 @@ share_states (const fused_group<CLUSTER> &grp, double *zs,
 
 /* Block b's entry states (zc, za) from the tile's; after the last read
  * of them the group may let the first thread block go. */
-template <int S, int C, bool VERT, int N, bool CLUSTER>
+template <int S, int C, bool VERT, int N, bool CLUSTER, bool P>
 __device__ __forceinline__ void
 take_states (const fused_group<CLUSTER> &grp, int b, bool has_block,
-             const tile<C, VERT, N> &t, int lane, double *zc, double *za)
+             const tile<C, VERT, N, P> &t, int lane, double *zc,
+             double *za)
 {
   if (has_block && t.valid)
     {
@@ -243,12 +244,24 @@ take_states (const fused_group<CLUSTER> &grp, int b, bool has_block,
   grp.done_reading ();
 }
 
-/* In a cluster, a thread block has at most half a tile's warps: the
+/* The line's short last block (n < N samples) as a whole block: the
+ * samples past the line's end are its last sample (tile::load with
+ * PART_PADDED).  Since the filters' exact borders extend a line by its
+ * end samples for ever, the line so padded gives the same output on its
+ * own samples, and its blocks all take the whole blocks' code and
+ * constants (the carries' `tail' is `full', launch_fused).  Whole-block
+ * and short-block code in one kernel thrashed the instruction cache:
+ * the warps of a line's last blocks ran the one while the others ran the
+ * other (H200, yvrg, 1000x700 grey, rows 49.2 us against 13.7 for
+ * 1024x704; padded, 0.077-0.080 -> 0.037-0.039 ms in all).
+ *
+ * In a cluster, a thread block has at most half a tile's warps: the
  * registers that frees keep YvV's blocks of 32 from spilling. */
 template <class F, int C, bool VERT, bool CLUSTER>
 __global__ void __launch_bounds__ (32 * FUSED_MAX_BLOCKS / (CLUSTER ? 2 : 1))
 fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
-              int h, int nb, const __grid_constant__ typename F::K k)
+              int h, int nb, bool padded,
+              const __grid_constant__ typename F::K k)
 {
   constexpr int N = F::N, S = F::S;
   constexpr bool STAGED = staged_in<F, CLUSTER>;
@@ -262,7 +275,7 @@ fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
   const int n = has_block ? min (N, (VERT ? h : w) - b * N) : 0;
   float *sm = (float *) (zs + (size_t) nb * 2 * S * 32)
               + (size_t) warp * tile_floats<N>;
-  const tile<C, VERT, N> t (grp.tile (), w, h);
+  const tile<C, VERT, N, !STAGED> t (grp.tile (), w, h);
   double zc[S], za[S];
   grp.announce_start ();
   pdl_wait_then_release ();   /* src may be the kernel before's output */
@@ -290,13 +303,16 @@ fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
     }
   else
     {
+      /* A line's short last block runs as a whole one, padded (above),
+       * unless the borders are naive. */
+      const bool whole = n == N || padded;
       float v[N];
       if (has_block)
         {
           t.load (src, w, h, b, n, sm, v);
           if (t.valid)
             {
-              if (n == N)
+              if (whole)
                 F::partial_d (v, N, k, zc, za);
               else
                 F::partial_d (v, n, k, zc, za);
@@ -311,7 +327,7 @@ fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
         {
           if (t.valid)
             {
-              if (n == N)   /* whole blocks: the stages' tests fold away */
+              if (whole)   /* the stages' sample tests fold away */
                 F::final_d (v, N, k, zc, za);
               else
                 F::final_d (v, n, k, zc, za);
@@ -338,11 +354,34 @@ fused_cluster (int tiles, int nb)
   return (nb + warps - 1) / warps;   /* no thread block without a block */
 }
 
+/* Whether the fused kernel runs a line's short last block padded:
+ * where it keeps blocks in registers, and where the borders are exact
+ * (the naive start of the anticausal pass sits at the line's end).  For
+ * YvV only where its carries may split a line (sigma <= 50): the padded
+ * block's map is P = A^N instead of A^n, and at sigma 500 those powers
+ * lost digits (test_gpu: 4e-6 to 6e-6 relative on 47x1, 37x23, 100x70
+ * and 1000x33, past the 4e-6 allowed there). */
+inline bool
+fused_pads (const yvv_k &k)
+{
+  return !k.naive && k.segments;
+}
+
+inline bool
+fused_pads (const deriche_f::K &)
+{
+  return true;
+}
+
 template <class F, int C, bool VERT, bool CLUSTER>
 gb_status
-launch_fused (const typename F::K &k, const float *src, float *dst, int w,
+launch_fused (const typename F::K &k0, const float *src, float *dst, int w,
               int h, int nb, int tiles, int cl, cudaStream_t s)
 {
+  const bool padded = !staged_in<F, CLUSTER> && fused_pads (k0);
+  typename F::K k = k0;
+  if (padded)
+    k.tail = k.full;
   const int warps = (nb + cl - 1) / cl;
   const size_t shm = fused_shm (F::S, F::N, VERT, staged_in<F, CLUSTER>, nb,
                                warps);
@@ -358,7 +397,8 @@ launch_fused (const typename F::K &k, const float *src, float *dst, int w,
                          "cudaFuncSetAttribute (fused_kernel)");
   return launch ("fused_kernel", fused_kernel<F, C, VERT, CLUSTER>,
                  dim3 (tiles * cl), dim3 (32 * warps), shm, s,
-                 CLUSTER ? cl : 1, F::PDL & PDL_FUSED, src, dst, w, h, nb, k);
+                 CLUSTER ? cl : 1, F::PDL & PDL_FUSED, src, dst, w, h, nb,
+                 padded, k);
 }
 
 template <class F, int C, bool VERT>

@@ -342,6 +342,28 @@ struct tile
                 : sm + (lane / C) * tile_pitch<C, SEG> + lane % C;
   }
 
+  /* A partial row tile's first nr rows, ne floats of each, between
+   * memory (rows, pitch floats apart) and shared memory (TO_SHARED: into
+   * sm): unrolled, the rest predicated off (PART_PADDED). */
+  template <bool TO_SHARED>
+  __device__ __forceinline__ void
+  move_part (float *rows, size_t pitch, int ne, int nr, float *sm) const
+  {
+#pragma unroll
+    for (int r = 0; r < tile_rows<C>; r++)
+#pragma unroll
+      for (int e = lane; e < SEG * C; e += 32)
+        if (r < nr && e < ne)
+          {
+            float *g = rows + r * pitch + e;
+            float *t = sm + r * tile_pitch<C, SEG> + e;
+            if (TO_SHARED)
+              *t = *g;
+            else
+              *g = *t;
+          }
+  }
+
   /* v[n..SEG) = v[n-1]: the fused kernel's padding (fused_kernel), in the
    * short block's branch of load only. */
   static __device__ __forceinline__ void
@@ -431,15 +453,8 @@ struct tile
             for (int e = lane; e < SEG * C; e += 32)
               sm[r * tile_pitch<C, SEG> + e] = rows[e];
         else if constexpr (PART_PADDED)
-          {
-            const int ne = n * C, nr = h - row0;
-#pragma unroll
-            for (int r = 0; r < tile_rows<C>; r++)
-#pragma unroll
-              for (int e = lane; e < SEG * C; e += 32)
-                if (r < nr && e < ne)
-                  sm[r * tile_pitch<C, SEG> + e] = rows[r * pitch + e];
-          }
+          move_part<true> (const_cast<float *> (rows), pitch, n * C, h - row0,
+                           sm);
         else
           for (int r = 0; r < tile_rows<C> && row0 + r < h; r++, rows += pitch)
             for (int e = lane; e < n * C; e += 32)
@@ -509,15 +524,7 @@ struct tile
             for (int e = lane; e < SEG * C; e += 32)
               rows[e] = sm[r * tile_pitch<C, SEG> + e];
         else if constexpr (PART_PADDED)
-          {
-            const int ne = n * C, nr = h - row0;
-#pragma unroll
-            for (int r = 0; r < tile_rows<C>; r++)
-#pragma unroll
-              for (int e = lane; e < SEG * C; e += 32)
-                if (r < nr && e < ne)
-                  rows[r * pitch + e] = sm[r * tile_pitch<C, SEG> + e];
-          }
+          move_part<false> (rows, pitch, n * C, h - row0, sm);
         else
           for (int r = 0; r < tile_rows<C> && row0 + r < h; r++, rows += pitch)
             for (int e = lane; e < n * C; e += 32)

@@ -297,15 +297,15 @@ template <int SEG> constexpr int tile_floats = 32 * (SEG + 1);
 /* PART_PADDED (the fused kernel where its blocks are in registers): a
  * line's short last block is loaded padded (load), and a partial row
  * tile (that block, the image's last rows) moves in unrolled loops too,
- * the samples past it predicated off.  As loops to n and h its loads
- * went one at a time, and in the fused kernel the warp of a line's last
- * block held up its tile (H200, yvrg, 1000x700 grey: 0.079 -> 0.037 ms
- * with the padding).  The tiled kernels keep the loops: unrolled there
- * (in batches of 16), yvrg's RGB row finals took 128 registers instead
- * of 96 and Deriche's grey ones spilled (2500x1700 RGB 0.149-0.152 ->
- * 0.161 ms); so does the
- * fused kernel where it stages its blocks in shared memory (800x600 RGBA
- * 0.034-0.036 -> 0.035-0.037). */
+ * the samples past it predicated off (move_part).  As loops to n and h
+ * its loads went one at a time, and in the fused kernel the warp of a
+ * line's last block held up its tile (H200, yvrg, 1000x700 grey: 0.079
+ * -> 0.037 ms with the padding).  The tiled kernels keep the loops:
+ * unrolled there (in batches of 16), yvrg's RGB row finals took 128
+ * registers instead of 96 and Deriche's grey ones spilled (2500x1700 RGB
+ * 0.149-0.152 -> 0.161 ms).  So does the fused kernel where it stages its
+ * blocks in shared memory (unrolled: 800x600 RGBA 0.034-0.036 ->
+ * 0.035-0.037). */
 template <int C, bool VERT, int SEG, bool PART_PADDED = false>
 struct tile
 {

@@ -304,7 +304,7 @@ fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
   else
     {
       /* A line's short last block runs as a whole one, padded (above),
-       * unless the borders are naive. */
+       * where launch_fused says so (fused_pads). */
       const bool whole = n == N || padded;
       float v[N];
       if (has_block)

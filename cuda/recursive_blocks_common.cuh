@@ -344,10 +344,10 @@ struct tile
 
   /* A partial row tile's first nr rows, ne floats of each, between
    * memory (rows, pitch floats apart) and shared memory (TO_SHARED: into
-   * sm): unrolled, the rest predicated off (PART_PADDED). */
-  template <bool TO_SHARED>
+   * sm), as pair_move: unrolled, the rest predicated off (PART_PADDED). */
+  template <bool TO_SHARED, class G>
   __device__ __forceinline__ void
-  move_part (float *rows, size_t pitch, int ne, int nr, float *sm) const
+  move_part (G *rows, size_t pitch, int ne, int nr, float *sm) const
   {
 #pragma unroll
     for (int r = 0; r < tile_rows<C>; r++)
@@ -355,9 +355,9 @@ struct tile
       for (int e = lane; e < SEG * C; e += 32)
         if (r < nr && e < ne)
           {
-            float *g = rows + r * pitch + e;
+            G *g = rows + r * pitch + e;
             float *t = sm + r * tile_pitch<C, SEG> + e;
-            if (TO_SHARED)
+            if constexpr (TO_SHARED)
               *t = *g;
             else
               *g = *t;
@@ -453,8 +453,7 @@ struct tile
             for (int e = lane; e < SEG * C; e += 32)
               sm[r * tile_pitch<C, SEG> + e] = rows[e];
         else if constexpr (PART_PADDED)
-          move_part<true> (const_cast<float *> (rows), pitch, n * C, h - row0,
-                           sm);
+          move_part<true> (rows, pitch, n * C, h - row0, sm);
         else
           for (int r = 0; r < tile_rows<C> && row0 + r < h; r++, rows += pitch)
             for (int e = lane; e < n * C; e += 32)

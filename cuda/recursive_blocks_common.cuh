@@ -697,22 +697,6 @@ block_of (const K &k, int b, int nb)
   return b == nb - 1 ? &k.tail : &k.full;
 }
 
-/* The fused kernel's carries: fn (block b's carry constants), called
- * twice so that each call reads its constants at fixed offsets of the
- * kernel parameters; block_of's pointer made each of them an indexed load
- * on the carries' dependency chain (512 x 512 grey yvrg 0.031 -> 0.027
- * ms on the H200; the carry kernels of longer lines, with the same
- * change, went 0.334 -> 0.344 ms on 4K RGBA, and keep block_of). */
-template <class K, class Fn>
-__device__ __forceinline__ void
-on_block (const K &k, int b, int nb, Fn fn)
-{
-  if (b == nb - 1)
-    fn (&k.tail);
-  else
-    fn (&k.full);
-}
-
 /* Launches kern on s, in clusters of `cluster` thread blocks where that
  * is more than 1, and, `early` and where the device allows, as a
  * programmatic dependent of the kernel before it: it may then be resident

@@ -59,15 +59,76 @@ fused_fits (int S, int N, bool vert, bool staged, int nb)
 }
 
 /* The carries of the fused kernel's 32 lines, in shared memory laid out
- * as the carry kernels' states (state_at with 32 lines), loading
- * FUSED_CHUNK blocks' states at a time.  From shared memory two need
- * not wait long, and each block of a chunk is a copy of the step's code
- * (two, with on_block), which one warp runs once, fetched cold: against
- * CHUNK (8), H200, ms, 1024x1024 grey yvrg 0.035-0.036 -> 0.032, 640x480
- * RGBA 0.033-0.035 -> 0.028-0.030, 256x256 RGBA 0.020-0.021 ->
- * 0.019-0.020, 512x512 grey and RGBA and Deriche's unchanged; one at a
- * time was no better. */
-constexpr int FUSED_CHUNK = 2;
+ * as the carry kernels' states (state_at with 32 lines).
+ *
+ * fused_walk steps through a line's nb blocks, forward (0 .. nb-1) or
+ * backward, each in place on its states (S values from j0, and WITH_ZC
+ * its causal entry state): the whole blocks with whole (z, zc), the
+ * line's last block with last (its own map).  The next block's states are
+ * loaded before the step, and the loop has no branch but its own: with
+ * carry_walk's chunks of 2 and a branch a block to pick its map, one
+ * warp took 125-230 cycles a block whatever the step (H200, clock64 ()
+ * stamps on 512 x 512 grey yvrg: 312 cycles two rows' blocks, 361 the
+ * anticausal ones; the same with the maps in registers), where a step's
+ * chain is three multiply-adds of 8.4 cycles. */
+template <int S, bool WITH_ZC, class Whole, class Last>
+__device__ __forceinline__ void
+fused_walk (double *zs, int nb, int lane, int j0, bool forward, Whole whole,
+            Last last)
+{
+  double z[S], zc[WITH_ZC ? S : 1], zn[S], zcn[WITH_ZC ? S : 1];
+  const auto load = [&] (int b, double *to, double *toc) {
+    state_load<S> (zs, b, j0, 32, lane, to);
+    if constexpr (WITH_ZC)
+      state_load<S> (zs, b, 0, 32, lane, toc);
+  };
+  const auto move = [&] () {
+#pragma unroll
+    for (int j = 0; j < S; j++)
+      {
+        z[j] = zn[j];
+        if constexpr (WITH_ZC)
+          zc[j] = zcn[j];
+      }
+  };
+  if (forward)
+    {
+      load (0, zn, zcn);
+      for (int b = 0; b < nb - 1; b++)
+        {
+          move ();
+          load (b + 1, zn, zcn);
+          whole (z, zc);
+          state_store<S> (zs, b, j0, 32, lane, z);
+        }
+      move ();
+      last (z, zc);
+      state_store<S> (zs, nb - 1, j0, 32, lane, z);
+    }
+  else
+    {
+      load (nb - 1, z, zc);
+      if (nb == 1)
+        {
+          last (z, zc);
+          state_store<S> (zs, 0, j0, 32, lane, z);
+          return;
+        }
+      load (nb - 2, zn, zcn);
+      last (z, zc);
+      state_store<S> (zs, nb - 1, j0, 32, lane, z);
+      for (int b = nb - 2; b > 0; b--)   /* block 0 after: no load past */
+        {
+          move ();
+          load (b - 1, zn, zcn);
+          whole (z, zc);
+          state_store<S> (zs, b, j0, 32, lane, z);
+        }
+      move ();
+      whole (z, zc);
+      state_store<S> (zs, 0, j0, 32, lane, z);
+    }
+}
 
 __device__ __forceinline__ void
 fused_carries (const yvv_k &k, double *zs, int nb, int warp, int, int lane,
@@ -76,20 +137,18 @@ fused_carries (const yvv_k &k, double *zs, int nb, int warp, int, int lane,
   if (warp != 0)
     return;
   double s[3] = { first, first, first }, t[3];
-  carry_walk<3, false, true, FUSED_CHUNK> (
-      zs, nb, 32, lane, 0, true, 0, nb,
-      [&] (int b, double *z, const double *) {
-        on_block (k, b, nb, [&] (const gb_yvv_block *bl) {
-          gb_yvv_carry_causal (bl, s, z);
-        });
-      });
+  fused_walk<3, false> (
+      zs, nb, lane, 0, true,
+      [&] (double *z, const double *) { gb_yvv_carry_causal (&k.full, s, z); },
+      [&] (double *z, const double *) { gb_yvv_carry_causal (&k.tail, s, z); });
   gb_yvv_carry_turn (&k.c, s, last, k.naive, t);
-  carry_walk<3, true, true, FUSED_CHUNK> (
-      zs, nb, 32, lane, 3, false, 0, nb,
-      [&] (int b, double *z, const double *zc) {
-        on_block (k, b, nb, [&] (const gb_yvv_block *bl) {
-          gb_yvv_carry_anticausal (bl, t, z, zc);
-        });
+  fused_walk<3, true> (
+      zs, nb, lane, 3, false,
+      [&] (double *z, const double *zc) {
+        gb_yvv_carry_anticausal (&k.full, t, z, zc);
+      },
+      [&] (double *z, const double *zc) {
+        gb_yvv_carry_anticausal (&k.tail, t, z, zc);
       });
 }
 
@@ -103,12 +162,13 @@ fused_carries (const deriche_f::K &k, double *zs, int nb, int warp,
       {
         double s[4];
         gb_deriche_carry_start (&k.m, pass ? last : first, s);
-        carry_walk<4, false, true, FUSED_CHUNK> (
-            zs, nb, 32, lane, 4 * pass, !pass, 0, nb,
-            [&] (int b, double *z, const double *) {
-              on_block (k, b, nb, [&] (const gb_deriche_block *bl) {
-                gb_deriche_carry_step (bl, s, z);
-              });
+        fused_walk<4, false> (
+            zs, nb, lane, 4 * pass, !pass,
+            [&] (double *z, const double *) {
+              gb_deriche_carry_step (&k.full, s, z);
+            },
+            [&] (double *z, const double *) {
+              gb_deriche_carry_step (&k.tail, s, z);
             });
       }
 }

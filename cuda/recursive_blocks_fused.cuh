@@ -38,13 +38,23 @@ constexpr int FUSED_MAX_CLUSTER = 8;   /* the portable cluster size */
 template <class F, bool CLUSTER>
 constexpr bool staged_in = F::STAGED && !CLUSTER;
 
-/* Its shared memory: nb blocks' states (S doubles each way), and the
- * warps' tiles (`warps` of them) for rows, or for columns too where the
- * stages run on the blocks in shared memory (staged_in). */
-constexpr size_t
-fused_shm (int S, int N, bool vert, bool staged, int nb, int warps)
+/* Its shared memory, in doubles before the warps' tiles: nb blocks'
+ * states (S doubles each way), and in a cluster as many entry states
+ * (fused_group) and two barriers. */
+__host__ __device__ constexpr size_t
+fused_states (int S, int nb, bool cluster)
 {
-  return sizeof (double) * nb * 2 * S * 32
+  return (size_t) nb * 2 * S * 32 * (cluster ? 2 : 1) + (cluster ? 2 : 0);
+}
+
+/* All of it: the states, and the warps' tiles (`warps` of them) for rows,
+ * or for columns too where the stages run on the blocks in shared memory
+ * (staged_in). */
+constexpr size_t
+fused_shm (int S, int N, bool vert, bool staged, int nb, int warps,
+           bool cluster = false)
+{
+  return sizeof (double) * fused_states (S, nb, cluster)
          + (vert && !staged ? 0 : sizeof (float) * warps * 32 * (N + 1));
 }
 
@@ -70,11 +80,12 @@ fused_fits (int S, int N, bool vert, bool staged, int nb)
  * warp took 125-230 cycles a block whatever the step (H200, clock64 ()
  * stamps on 512 x 512 grey yvrg: 312 cycles two rows' blocks, 361 the
  * anticausal ones; the same with the maps in registers), where a step's
- * chain is three multiply-adds of 8.4 cycles. */
-template <int S, bool WITH_ZC, class Whole, class Last>
+ * chain is three multiply-adds of 8.4 cycles.  sink (b, j0, z) gets each
+ * block's states once they are final (fused_group::put_entries). */
+template <int S, bool WITH_ZC, class Whole, class Last, class Sink>
 __device__ __forceinline__ void
 fused_walk (double *zs, int nb, int lane, int j0, bool forward, Whole whole,
-            Last last)
+            Last last, Sink sink)
 {
   double z[S], zc[WITH_ZC ? S : 1], zn[S], zcn[WITH_ZC ? S : 1];
   const auto load = [&] (int b, double *to, double *toc) {
@@ -100,10 +111,12 @@ fused_walk (double *zs, int nb, int lane, int j0, bool forward, Whole whole,
           load (b + 1, zn, zcn);
           whole (z, zc);
           state_store<S> (zs, b, j0, 32, lane, z);
+          sink (b, j0, z);
         }
       move ();
       last (z, zc);
       state_store<S> (zs, nb - 1, j0, 32, lane, z);
+      sink (nb - 1, j0, z);
     }
   else
     {
@@ -112,27 +125,32 @@ fused_walk (double *zs, int nb, int lane, int j0, bool forward, Whole whole,
         {
           last (z, zc);
           state_store<S> (zs, 0, j0, 32, lane, z);
+          sink (0, j0, z);
           return;
         }
       load (nb - 2, zn, zcn);
       last (z, zc);
       state_store<S> (zs, nb - 1, j0, 32, lane, z);
+      sink (nb - 1, j0, z);
       for (int b = nb - 2; b > 0; b--)   /* block 0 after: no load past */
         {
           move ();
           load (b - 1, zn, zcn);
           whole (z, zc);
           state_store<S> (zs, b, j0, 32, lane, z);
+          sink (b, j0, z);
         }
       move ();
       whole (z, zc);
       state_store<S> (zs, 0, j0, 32, lane, z);
+      sink (0, j0, z);
     }
 }
 
+template <class Sink>
 __device__ __forceinline__ void
 fused_carries (const yvv_k &k, double *zs, int nb, int warp, int, int lane,
-               double first, double last)
+               double first, double last, Sink sink)
 {
   if (warp != 0)
     return;
@@ -140,7 +158,8 @@ fused_carries (const yvv_k &k, double *zs, int nb, int warp, int, int lane,
   fused_walk<3, false> (
       zs, nb, lane, 0, true,
       [&] (double *z, const double *) { gb_yvv_carry_causal (&k.full, s, z); },
-      [&] (double *z, const double *) { gb_yvv_carry_causal (&k.tail, s, z); });
+      [&] (double *z, const double *) { gb_yvv_carry_causal (&k.tail, s, z); },
+      sink);
   gb_yvv_carry_turn (&k.c, s, last, k.naive, t);
   fused_walk<3, true> (
       zs, nb, lane, 3, false,
@@ -149,12 +168,14 @@ fused_carries (const yvv_k &k, double *zs, int nb, int warp, int, int lane,
       },
       [&] (double *z, const double *zc) {
         gb_yvv_carry_anticausal (&k.tail, t, z, zc);
-      });
+      },
+      sink);
 }
 
+template <class Sink>
 __device__ __forceinline__ void
 fused_carries (const deriche_f::K &k, double *zs, int nb, int warp,
-               int warps, int lane, double first, double last)
+               int warps, int lane, double first, double last, Sink sink)
 {
   /* Warp 0 the causal pass, warp 1 (or 0 alone) the anticausal one. */
   for (int pass = 0; pass < 2; pass++)
@@ -169,28 +190,104 @@ fused_carries (const deriche_f::K &k, double *zs, int nb, int warp,
             },
             [&] (double *z, const double *) {
               gb_deriche_carry_step (&k.tail, s, z);
-            });
+            },
+            sink);
       }
 }
 
-/* The thread blocks of a tile: one, or a cluster. */
+/* Distributed shared memory with transaction barriers (9.0): a store
+ * into another thread block's shared memory that counts its bytes on a
+ * barrier there, which its readers wait for.  Addresses are the 32-bit
+ * ones of shared memory. */
+__device__ __forceinline__ unsigned
+shared_address (const void *p)
+{
+  return (unsigned) __cvta_generic_to_shared (p);
+}
+
+#if __CUDA_ARCH__ >= 900
+/* Address a of this thread block's shared memory in rank's. */
+__device__ __forceinline__ unsigned
+at_rank (unsigned a, int rank)
+{
+  unsigned r;
+  asm volatile ("mapa.shared::cluster.u32 %0, %1, %2;"
+                : "=r"(r) : "r"(a), "r"(rank));
+  return r;
+}
+
+/* Barrier bar waits for one arrival (expect) and `bytes' stored. */
+__device__ __forceinline__ void
+bar_init (unsigned bar)
+{
+  asm volatile ("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(bar)
+                : "memory");
+}
+
+__device__ __forceinline__ void
+bar_expect (unsigned bar, unsigned bytes)
+{
+  asm volatile ("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, "
+                "[%0], %1;" :: "r"(bar), "r"(bytes) : "memory");
+}
+
+__device__ __forceinline__ void
+bar_wait (unsigned bar)
+{
+  asm volatile ("{\n\t.reg .pred done;\n"
+                "WAIT_%=:\n\t"
+                "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 "
+                "done, [%0], 0;\n\t"
+                "@!done bra WAIT_%=;\n}" :: "r"(bar) : "memory");
+}
+
+/* v into another block's shared memory (at, from at_rank), counted on
+ * its barrier bar (ditto). */
+__device__ __forceinline__ void
+store_counted (unsigned at, double v, unsigned bar)
+{
+  asm volatile ("st.async.shared::cluster.mbarrier::complete_tx::bytes.b64 "
+                "[%0], %1, [%2];"
+                :: "r"(at), "l"(__double_as_longlong (v)), "r"(bar)
+                : "memory");
+}
+#endif
+
+/* The thread blocks of a tile: one, or a cluster.
+ *
+ * One thread block holds the tile's states in its shared memory and
+ * syncs around the carries.  In a cluster the first thread block holds
+ * them, and the blocks exchange them by counted stores instead of
+ * cluster barriers: each warp stores its block's partial states into the
+ * first thread block's (counted on its barrier 0), whose carry warps wait
+ * for all of them; the carries store each block's entry states into the
+ * `entry' area of the thread block that has the block (counted on its
+ * barrier 1), which its warp waits for.  Two cluster barriers, the
+ * release fences they take and the reads from the first thread block's
+ * memory were a quarter of the kernel (H200, clock64 () stamps and
+ * Nsight's stall samples, 512 x 512 grey yvrg). */
 template <bool CLUSTER>
 struct fused_group
 {
   int rank = 0, size = 1;
   double *states;   /* the tile's states (the first thread block's) */
+  double *entry;    /* CLUSTER: this thread block's blocks' entry states */
+  unsigned bars;    /* CLUSTER: its two barriers */
+  unsigned in = 0, back = 0;   /* CLUSTER: the bytes they wait for */
+  int per_warps = 0;           /* CLUSTER: 2^16 / warps, rounded up */
 
-  __device__ __forceinline__ explicit
-  fused_group (double *zs) : states (zs)
+  __device__ __forceinline__
+  fused_group (double *zs, int S, int nb) : states (zs)
   {
+    const size_t n = (size_t) nb * 2 * S * 32;
+    entry = zs + n;
+    bars = shared_address (zs + 2 * n);
     if constexpr (CLUSTER)
       {
 #if __CUDA_ARCH__ >= 900
         namespace cg = cooperative_groups;
         rank = (int) cg::this_cluster ().block_rank ();
         size = (int) cg::this_cluster ().num_blocks ();
-        if (rank != 0)
-          states = cg::this_cluster ().map_shared_rank (zs, 0);
 #else
         __trap ();   /* the host launches clusters on 9.0 on only */
 #endif
@@ -203,11 +300,47 @@ struct fused_group
     return blockIdx.x / size;
   }
 
+  /* CLUSTER, before announce_start: the barriers, for in_bytes of
+   * partial states (the first thread block) and back_bytes of entry
+   * states. */
+  __device__ __forceinline__ void
+  init (unsigned in_bytes, unsigned back_bytes, int warps)
+  {
+    in = in_bytes;
+    back = back_bytes;
+    per_warps = (65536 + warps - 1) / warps;
+#if __CUDA_ARCH__ >= 900
+    if (CLUSTER && threadIdx.x == 0)
+      {
+        bar_init (bars);
+        bar_init (bars + 8);
+        asm volatile ("fence.mbarrier_init.release.cluster;" ::: "memory");
+      }
+#endif
+  }
+
+  /* CLUSTER, after wait_started: the barriers' one arrival each, with
+   * the bytes they are to see (racecheck took it for a race with their
+   * initialisation before wait_started).  Stores may have counted before
+   * this: a barrier's count of bytes may go below zero. */
+  __device__ __forceinline__ void
+  expect () const
+  {
+#if __CUDA_ARCH__ >= 900
+    if (CLUSTER && threadIdx.x == 0)
+      {
+        bar_expect (bars, in);
+        bar_expect (bars + 8, back);
+      }
+#endif
+  }
+
   /* A thread block may write another's shared memory only once that one
    * has started (racecheck: "a block that might not have entered yet"):
    * every thread announces its block's start first thing, and waits for
    * the others' just before its first remote store, by when they have
-   * long arrived.  No memory ordering: nothing is written before. */
+   * long arrived.  No memory ordering but the barriers' initialisation
+   * (init's fence). */
   __device__ __forceinline__ void
   announce_start () const
   {
@@ -226,43 +359,58 @@ struct fused_group
 #endif
   }
 
-  /* The states written before are visible to the whole group. */
+  /* Without a cluster: the states written before are visible to the
+   * thread block. */
   __device__ __forceinline__ void
   sync () const
   {
-#if __CUDA_ARCH__ >= 900
-    if constexpr (CLUSTER)
-      {
-        cooperative_groups::this_cluster ().sync ();
-        return;
-      }
-#endif
     __syncthreads ();
   }
 
-  /* The first thread block's shared memory outlives the others' reads:
-   * arrive once they are done, wait before exiting. */
-  __device__ __forceinline__ void
-  done_reading () const
-  {
 #if __CUDA_ARCH__ >= 900
-    if constexpr (CLUSTER)
-      cooperative_groups::this_cluster ().barrier_arrive ();
-#endif
+  /* CLUSTER: block b's partial states (zc, za), line `lane', into the
+   * first thread block's states. */
+  template <int S>
+  __device__ __forceinline__ void
+  put_states (int b, int lane, const double *zc, const double *za) const
+  {
+    const unsigned at = at_rank (shared_address (states), 0)
+                        + (unsigned) (sizeof (double)
+                                      * state_at (S, b, 0, 32, lane));
+    const unsigned bar = at_rank (bars, 0);
+#pragma unroll
+    for (int j = 0; j < 2 * S; j++)
+      store_counted (at + (unsigned) (sizeof (double) * 32 * j),
+                     j < S ? zc[j] : za[j - S], bar);
   }
 
+  /* CLUSTER: values j0 .. j0 + S - 1 of block b's states, line `lane',
+   * into the entry states of the thread block that has block b.  Inside
+   * the carries' loops: the thread block is b * per_warps >> 16 (b / warps
+   * for the b and warps there), and the addresses are computed once (a
+   * pair of mapa for each value, and b / warps, had made the carries
+   * 1.7-2 times as long as without the stores; H200, 512 x 512 grey
+   * yvrg). */
+  template <int S>
   __device__ __forceinline__ void
-  before_exit () const
+  put_entries (int b, int j0, int lane, const double *z) const
   {
-#if __CUDA_ARCH__ >= 900
-    if constexpr (CLUSTER)
-      cooperative_groups::this_cluster ().barrier_wait ();
-#endif
+    const int r = (b * per_warps) >> 16;
+    const unsigned at = at_rank (shared_address (entry), r)
+                        + (unsigned) (sizeof (double)
+                                      * state_at (S, b, j0, 32, lane));
+    const unsigned bar = at_rank (bars + 8, r);
+#pragma unroll
+    for (int j = 0; j < S; j++)
+      store_counted (at + (unsigned) (sizeof (double) * 32 * j), z[j], bar);
   }
+#endif
 };
 
 /* The fused kernel's partial states (zc, za) into the tile's states,
- * then its carries: on return the states are the blocks' entry states. */
+ * then its carries: on return the blocks' entry states are in the
+ * tile's states, and in a cluster on their way to the thread blocks that
+ * have the blocks (take_states). */
 template <class F, int C, bool VERT, bool CLUSTER, bool P>
 __device__ __forceinline__ void
 share_states (const fused_group<CLUSTER> &grp, double *zs,
@@ -272,36 +420,72 @@ share_states (const fused_group<CLUSTER> &grp, double *zs,
               const double *za)
 {
   constexpr int S = F::S;
-  grp.wait_started ();   /* grp.states may be another block's */
-  if (has_block && t.valid)
+  if constexpr (CLUSTER)
     {
-      state_store<S> (grp.states, b, 0, 32, lane, zc);
-      state_store<S> (grp.states, b, S, 32, lane, za);
+#if __CUDA_ARCH__ >= 900
+      grp.wait_started ();   /* the stores go to other blocks */
+      grp.expect ();
+      if (has_block && t.valid)
+        grp.template put_states<S> (b, lane, zc, za);
+      if (t.valid && grp.rank == 0)
+        {
+          double first, last;
+          line_ends<C, VERT> (src, w, h, t.line, &first, &last);
+          bar_wait (grp.bars);
+          fused_carries (k, zs, nb, warp, warps, lane, first, last,
+                         [&] (int bb, int j0, const double *z) {
+            grp.template put_entries<S> (bb, j0, lane, z);
+          });
+        }
+#endif
     }
-  grp.sync ();
-  if (t.valid && grp.rank == 0)
+  else
     {
-      double first, last;
-      line_ends<C, VERT> (src, w, h, t.line, &first, &last);
-      fused_carries (k, zs, nb, warp, warps, lane, first, last);
+      if (has_block && t.valid)
+        {
+          state_store<S> (zs, b, 0, 32, lane, zc);
+          state_store<S> (zs, b, S, 32, lane, za);
+        }
+      grp.sync ();
+      if (t.valid)
+        {
+          double first, last;
+          line_ends<C, VERT> (src, w, h, t.line, &first, &last);
+          fused_carries (k, zs, nb, warp, warps, lane, first, last,
+                         [] (int, int, const double *) {});
+        }
+      grp.sync ();
     }
-  grp.sync ();
 }
 
-/* Block b's entry states (zc, za) from the tile's; after the last read
- * of them the group may let the first thread block go. */
+/* Block b's entry states (zc, za). */
 template <int S, int C, bool VERT, int N, bool CLUSTER, bool P>
 __device__ __forceinline__ void
 take_states (const fused_group<CLUSTER> &grp, int b, bool has_block,
              const tile<C, VERT, N, P> &t, int lane, double *zc,
              double *za)
 {
-  if (has_block && t.valid)
+  if (!has_block || !t.valid)
+    return;
+  const double *from = grp.states;
+  if constexpr (CLUSTER)
     {
-      state_load<S> (grp.states, b, 0, 32, lane, zc);
-      state_load<S> (grp.states, b, S, 32, lane, za);
+#if __CUDA_ARCH__ >= 900
+      bar_wait (grp.bars + 8);
+      from = grp.entry;
+#endif
     }
-  grp.done_reading ();
+  state_load<S> (from, b, 0, 32, lane, zc);
+  state_load<S> (from, b, S, 32, lane, za);
+}
+
+/* Bytes of states each way for the blocks [b0, b0 + n) of nb, on a tile
+ * of `lines' lines (thread 0 of the fused kernel's thread block). */
+__device__ __forceinline__ unsigned
+state_bytes (int S, int b0, int n, int nb, int lines)
+{
+  const int blocks = max (0, min (n, nb - b0));
+  return (unsigned) (blocks * lines * 2 * S * sizeof (double));
 }
 
 /* The line's short last block (n < N samples) as a whole block: the
@@ -326,17 +510,24 @@ fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
   constexpr int N = F::N, S = F::S;
   constexpr bool STAGED = staged_in<F, CLUSTER>;
   extern __shared__ double zs[];   /* states, then the warps' tiles */
-  const fused_group<CLUSTER> grp (zs);
+  fused_group<CLUSTER> grp (zs, S, nb);
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int warps = blockDim.x >> 5, b = grp.rank * warps + warp;
   /* Warps past the line's end (the cluster's last thread block) only
-   * join the barriers. */
+   * wait for the others to start. */
   const bool has_block = !CLUSTER || b < nb;
   const int n = has_block ? min (N, (VERT ? h : w) - b * N) : 0;
-  float *sm = (float *) (zs + (size_t) nb * 2 * S * 32)
+  float *sm = (float *) (zs + fused_states (S, nb, CLUSTER))
               + (size_t) warp * tile_floats<N>;
   const tile<C, VERT, N, !STAGED> t (grp.tile (), w, h);
   double zc[S], za[S];
+  if constexpr (CLUSTER)
+    {
+      /* The tile's lines (the same in every warp of the cluster). */
+      const int lines = __popc (__ballot_sync (~0u, t.valid));
+      grp.init (grp.rank == 0 ? state_bytes (S, 0, nb, nb, lines) : 0,
+                state_bytes (S, grp.rank * warps, warps, nb, lines), warps);
+    }
   grp.announce_start ();
   pdl_wait_then_release ();   /* src may be the kernel before's output */
   if constexpr (STAGED)
@@ -395,7 +586,6 @@ fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
           t.store (dst, w, h, b, n, sm, v);
         }
     }
-  grp.before_exit ();
 }
 
 /* Thread blocks a tile's cluster (1: no cluster) for `tiles` tiles of nb
@@ -444,13 +634,13 @@ launch_fused (const typename F::K &k0, const float *src, float *dst, int w,
     k.tail = k.full;
   const int warps = (nb + cl - 1) / cl;
   const size_t shm = fused_shm (F::S, F::N, VERT, staged_in<F, CLUSTER>, nb,
-                               warps);
+                               warps, CLUSTER);
   /* For the longest lines it may take here. */
   static const cudaError_t allowed = allow_shared (
     fused_kernel<F, C, VERT, CLUSTER>,
     std::min (gb_cuda_shm_optin (),
               fused_shm (F::S, F::N, VERT, staged_in<F, CLUSTER>,
-                         FUSED_MAX_BLOCKS, FUSED_MAX_BLOCKS)),
+                         FUSED_MAX_BLOCKS, FUSED_MAX_BLOCKS, CLUSTER)),
     false);
   if (shm > 48 * 1024 && allowed != cudaSuccess)
     return gb_cuda_fail (allowed, GB_ERR_CUDA_LAUNCH,
@@ -469,7 +659,11 @@ run_fused (const typename F::K &k, const float *src, float *dst, int w, int h,
   const int tiles = VERT ? (w * C + 31) / 32
                          : (h + tile_rows<C> - 1) / tile_rows<C>;
   const int cl = fused_cluster (tiles, nb);
-  if (cl > 1)
+  /* fused_fits took the layout without clusters; the cluster's holds the
+   * entry states as well (fused_group). */
+  if (cl > 1
+      && fused_shm (F::S, F::N, VERT, staged_in<F, true>, nb,
+                    (nb + cl - 1) / cl, true) <= gb_cuda_shm_optin ())
     return launch_fused<F, C, VERT, true> (k, src, dst, w, h, nb, tiles, cl,
                                            s);
   return launch_fused<F, C, VERT, false> (k, src, dst, w, h, nb, tiles, 1, s);

@@ -270,7 +270,8 @@ template <bool CLUSTER>
 struct fused_group
 {
   int rank = 0, size = 1;
-  double *states;   /* the tile's states (the first thread block's) */
+  double *states;   /* this thread block's states: the tile's where it is
+                       the only one or the first of a cluster */
   double *entry;    /* CLUSTER: this thread block's blocks' entry states */
   unsigned bars;    /* CLUSTER: its two barriers */
   unsigned in = 0, back = 0;   /* CLUSTER: the bytes they wait for */
@@ -509,7 +510,7 @@ fused_kernel (const float *__restrict__ src, float *__restrict__ dst, int w,
 {
   constexpr int N = F::N, S = F::S;
   constexpr bool STAGED = staged_in<F, CLUSTER>;
-  extern __shared__ double zs[];   /* states, then the warps' tiles */
+  extern __shared__ double zs[];   /* states (fused_states), then tiles */
   fused_group<CLUSTER> grp (zs, S, nb);
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int warps = blockDim.x >> 5, b = grp.rank * warps + warp;

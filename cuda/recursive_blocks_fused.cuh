@@ -102,6 +102,10 @@ fused_walk (double *zs, int nb, int lane, int j0, bool forward, Whole whole,
           zc[j] = zcn[j];
       }
   };
+  const auto done = [&] (int b) {   /* block b's states are final */
+    state_store<S> (zs, b, j0, 32, lane, z);
+    sink (b, j0, z);
+  };
   if (forward)
     {
       load (0, zn, zcn);
@@ -110,13 +114,11 @@ fused_walk (double *zs, int nb, int lane, int j0, bool forward, Whole whole,
           move ();
           load (b + 1, zn, zcn);
           whole (z, zc);
-          state_store<S> (zs, b, j0, 32, lane, z);
-          sink (b, j0, z);
+          done (b);
         }
       move ();
       last (z, zc);
-      state_store<S> (zs, nb - 1, j0, 32, lane, z);
-      sink (nb - 1, j0, z);
+      done (nb - 1);
     }
   else
     {
@@ -124,26 +126,22 @@ fused_walk (double *zs, int nb, int lane, int j0, bool forward, Whole whole,
       if (nb == 1)
         {
           last (z, zc);
-          state_store<S> (zs, 0, j0, 32, lane, z);
-          sink (0, j0, z);
+          done (0);
           return;
         }
       load (nb - 2, zn, zcn);
       last (z, zc);
-      state_store<S> (zs, nb - 1, j0, 32, lane, z);
-      sink (nb - 1, j0, z);
+      done (nb - 1);
       for (int b = nb - 2; b > 0; b--)   /* block 0 after: no load past */
         {
           move ();
           load (b - 1, zn, zcn);
           whole (z, zc);
-          state_store<S> (zs, b, j0, 32, lane, z);
-          sink (b, j0, z);
+          done (b);
         }
       move ();
       whole (z, zc);
-      state_store<S> (zs, 0, j0, 32, lane, z);
-      sink (0, j0, z);
+      done (0);
     }
 }
 
@@ -251,6 +249,17 @@ store_counted (unsigned at, double v, unsigned bar)
                 :: "r"(at), "l"(__double_as_longlong (v)), "r"(bar)
                 : "memory");
 }
+
+/* z[0..S) as S consecutive values of a line's states from at (state_at:
+ * 32 lines apart), counted on bar. */
+template <int S>
+__device__ __forceinline__ void
+store_states (unsigned at, const double *z, unsigned bar)
+{
+#pragma unroll
+  for (int j = 0; j < S; j++)
+    store_counted (at + (unsigned) (sizeof (double) * 32 * j), z[j], bar);
+}
 #endif
 
 /* The thread blocks of a tile: one, or a cluster.
@@ -280,9 +289,9 @@ struct fused_group
   __device__ __forceinline__
   fused_group (double *zs, int S, int nb) : states (zs)
   {
-    const size_t n = (size_t) nb * 2 * S * 32;
-    entry = zs + n;
-    bars = shared_address (zs + 2 * n);
+    /* fused_states' layout: the states, the entry states, the barriers */
+    entry = zs + fused_states (S, nb, false);
+    bars = shared_address (zs + fused_states (S, nb, true) - 2);
     if constexpr (CLUSTER)
       {
 #if __CUDA_ARCH__ >= 900
@@ -379,10 +388,8 @@ struct fused_group
                         + (unsigned) (sizeof (double)
                                       * state_at (S, b, 0, 32, lane));
     const unsigned bar = at_rank (bars, 0);
-#pragma unroll
-    for (int j = 0; j < 2 * S; j++)
-      store_counted (at + (unsigned) (sizeof (double) * 32 * j),
-                     j < S ? zc[j] : za[j - S], bar);
+    store_states<S> (at, zc, bar);
+    store_states<S> (at + (unsigned) (sizeof (double) * 32 * S), za, bar);
   }
 
   /* CLUSTER: values j0 .. j0 + S - 1 of block b's states, line `lane',
@@ -401,9 +408,7 @@ struct fused_group
                         + (unsigned) (sizeof (double)
                                       * state_at (S, b, j0, 32, lane));
     const unsigned bar = at_rank (bars + 8, r);
-#pragma unroll
-    for (int j = 0; j < S; j++)
-      store_counted (at + (unsigned) (sizeof (double) * 32 * j), z[j], bar);
+    store_states<S> (at, z, bar);
   }
 #endif
 };

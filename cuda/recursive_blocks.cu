@@ -33,6 +33,7 @@
  * recursive_blocks_fused.cuh; here the tiled kernels, pair_kernel, the
  * carry kernels and the launchers. */
 #include <algorithm>
+#include <cstring>
 #include <type_traits>
 
 #include "cuda_internal.h"
@@ -278,37 +279,63 @@ struct carry_site
   }
 };
 
-/* r = A r (3 x 3, row-major in a[9]). */
-__device__ __forceinline__ void
-mat3_left_mul (const double A[3][3], double r[9])
+/* The linear parts of a line's segment maps in the carry kernels (the
+ * products of its blocks' maps, P for YvV, p = q^n for each of Deriche's
+ * modes): the same for every line, so made once on the host
+ * (seg_maps_make) rather than by every thread walking its segment (in
+ * phase 1, YvV's 27 multiply-adds a block beside its 9 or 18).  A
+ * segment of `seg' whole blocks maps by full = P^seg; the line's last
+ * segment (len blocks) by causal_end = P_tail P^(len-1) in the causal
+ * pass, and in the anticausal one (which walks from the line's end) the
+ * first segment by anticausal_end = P^(seg-1) P_tail and the last by
+ * last = P^len. */
+template <class M>
+struct seg_maps
 {
-  double o[9];
-#pragma unroll
-  for (int i = 0; i < 3; i++)
-#pragma unroll
-    for (int j = 0; j < 3; j++)
-      o[i * 3 + j] = A[i][0] * r[j] + A[i][1] * r[3 + j] + A[i][2] * r[6 + j];
-#pragma unroll
-  for (int i = 0; i < 9; i++)
-    r[i] = o[i];
+  M full, last, causal_end, anticausal_end;
+};
+typedef double yvv_map[3][3];
+typedef double deriche_map[4];   /* p of mode 0 (re, im), then mode 1 */
+
+/* The map of segment q (of seg blocks) of a line of nb blocks. */
+template <class M>
+__device__ __forceinline__ const M &
+seg_map (const seg_maps<M> &m, bool causal, int q, int seg, int nb)
+{
+  const bool end = (q + 1) * seg >= nb;
+  if (causal)
+    return end ? m.causal_end : m.full;
+  return q == 0 ? m.anticausal_end : end ? m.last : m.full;
+}
+
+/* Of the segments before warp g's, those with blocks (phase 2 composes
+ * them; an empty one maps by the identity). */
+__device__ __forceinline__ int
+segs_before (int g, int seg, int nb)
+{
+  return min (g, (nb + seg - 1) / seg);
 }
 
 /* YvV: the causal carries, then (after the turn at the line's end) the
  * anticausal ones, whose steps also take each block's causal entry
- * state.  Shared memory: 12 values (a, then T) a segment and lane, then
- * the causal state at the line's end. */
+ * state.  Shared memory: each segment's a (3 values a lane), then the
+ * causal state at the line's end.  One warp a line (G = 1: sigma past
+ * GB_YVV_SEGMENT_MAX_SIGMA, or too few blocks) walks each pass once,
+ * from the line's start. */
 /* Both carry kernels: up to CARRY_MAX_WARPS warps (without the bound,
  * YvV's took more registers than 12 warps may have, and lines of 6000
  * failed to launch). */
 template <int C, bool VERT>
 __global__ void __launch_bounds__ (32 * CARRY_MAX_WARPS)
 yvv_carry_kernel (const float *__restrict__ src, yvv_f::T *__restrict__ st,
-                  int w, int h, int nb, const __grid_constant__ yvv_f::K k)
+                  int w, int h, int nb, const __grid_constant__ yvv_f::K k,
+                  const __grid_constant__ seg_maps<yvv_map> maps)
 {
   extern __shared__ double sh[];
-  constexpr int V = 12;
+  constexpr int V = 3;
   const int lines = (VERT ? w : h) * C;
   const carry_site cs (nb, lines);
+  const int seg = (nb + cs.G - 1) / cs.G;
   const auto blk = [&] (int b) { return block_of (k, b, nb); };
   double first = 0.0, last = 0.0, s[3] = { 0.0, 0.0, 0.0 }, t[3];
   /* The line's ends before the wait: in run_axis the input is three
@@ -320,41 +347,42 @@ yvv_carry_kernel (const float *__restrict__ src, yvv_f::T *__restrict__ st,
   for (int pass = 0; pass < 2; pass++)
     {
       const bool causal = pass == 0;
-      double a[3] = { 0.0, 0.0, 0.0 };
-      double m[9] = { 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0 };
-      if (cs.ok && causal)
-        carry_walk<3, false, false> (st, nb, lines, cs.line, 0, true, cs.p0,
-                                     cs.p1, [&] (int b, double *z,
-                                                 const double *) {
-          gb_yvv_carry_causal (blk (b), a, z);
-          mat3_left_mul (blk (b)->P, m);
-        });
-      else if (cs.ok)
-        carry_walk<3, true, false> (st, nb, lines, cs.line, 3, false, cs.p0,
-                                    cs.p1, [&] (int b, double *z,
-                                                const double *zc) {
-          gb_yvv_carry_anticausal (blk (b), a, z, zc);
-          mat3_left_mul (blk (b)->P, m);
-        });
-      for (int v = 0; v < 3; v++)
-        cs.at (sh, V, cs.g, v) = a[v];
-      for (int v = 0; v < 9; v++)
-        cs.at (sh, V, cs.g, 3 + v) = m[v];
-      __syncthreads ();
       double e[3];   /* the segment's entry state */
       for (int v = 0; v < 3; v++)
         e[v] = causal ? first : t[v];
-      for (int q = 0; q < cs.g; q++)
+      if (cs.G > 1)
         {
-          double o[3];
-          for (int i = 0; i < 3; i++)
+          double a[3] = { 0.0, 0.0, 0.0 };
+          if (cs.ok && causal)
+            carry_walk<3, false, false> (st, nb, lines, cs.line, 0, true,
+                                         cs.p0, cs.p1,
+                                         [&] (int b, double *z,
+                                              const double *) {
+              gb_yvv_carry_causal (blk (b), a, z);
+            });
+          else if (cs.ok)
+            carry_walk<3, true, false> (st, nb, lines, cs.line, 3, false,
+                                        cs.p0, cs.p1,
+                                        [&] (int b, double *z,
+                                             const double *zc) {
+              gb_yvv_carry_anticausal (blk (b), a, z, zc);
+            });
+          for (int v = 0; v < 3; v++)
+            cs.at (sh, V, cs.g, v) = a[v];
+          __syncthreads ();
+          for (int q = 0; q < segs_before (cs.g, seg, nb); q++)
             {
-              o[i] = cs.at (sh, V, q, i);
-              for (int j = 0; j < 3; j++)
-                o[i] += cs.at (sh, V, q, 3 + i * 3 + j) * e[j];
+              const double (*T)[3] = seg_map (maps, causal, q, seg, nb);
+              double o[3];
+              for (int i = 0; i < 3; i++)
+                {
+                  o[i] = cs.at (sh, V, q, i);
+                  for (int j = 0; j < 3; j++)
+                    o[i] += T[i][j] * e[j];
+                }
+              for (int i = 0; i < 3; i++)
+                e[i] = o[i];
             }
-          for (int i = 0; i < 3; i++)
-            e[i] = o[i];
         }
       if (cs.ok && causal)
         carry_walk<3, false, true> (st, nb, lines, cs.line, 0, true, cs.p0,
@@ -372,8 +400,8 @@ yvv_carry_kernel (const float *__restrict__ src, yvv_f::T *__restrict__ st,
         break;
       /* The last warp's segment ends the line: its state there gives
        * the anticausal start.  The syncs also keep phase 2's reads of
-       * the segment maps before the anticausal pass overwrites them,
-       * and make the causal entry states stored above visible. */
+       * the segments' a before the anticausal pass overwrites them, and
+       * make the causal entry states stored above visible. */
       double *end = sh + (size_t) cs.G * V * 32;
       __syncthreads ();
       if (cs.g == cs.G - 1)
@@ -392,15 +420,17 @@ template <int C, bool VERT>
 __global__ void __launch_bounds__ (32 * CARRY_MAX_WARPS, 2)
 deriche_carry_kernel (const float *__restrict__ src,
                       deriche_f::T *__restrict__ st, int w, int h, int nb,
-                      const __grid_constant__ deriche_f::K k)
+                      const __grid_constant__ deriche_f::K k,
+                      const __grid_constant__ seg_maps<deriche_map> maps)
 {
   extern __shared__ double sh[];
-  constexpr int V = 8;
+  constexpr int V = 4;
   const int lines = (VERT ? w : h) * C;
   const carry_site cs (nb, lines);
+  const int seg = (nb + cs.G - 1) / cs.G;
   const bool causal = blockIdx.y == 0;
   const auto blk = [&] (int b) { return block_of (k, b, nb); };
-  double a[4] = { 0.0, 0.0, 0.0, 0.0 }, pw[4] = { 1.0, 0.0, 1.0, 0.0 };
+  double a[4] = { 0.0, 0.0, 0.0, 0.0 };
   pdl_wait_then_release ();
   if (cs.ok)
     carry_walk<4, false, false, DERICHE_CHUNK> (st, nb, lines, cs.line,
@@ -408,37 +438,28 @@ deriche_carry_kernel (const float *__restrict__ src,
                                                 cs.p1,
                                  [&] (int b, double *z, const double *) {
       gb_deriche_carry_step (blk (b), a, z);
-      for (int j = 0; j < 2; j++)
-        {
-          const double re = pw[2 * j] * blk (b)->p_re[j]
-                            - pw[2 * j + 1] * blk (b)->p_im[j];
-          pw[2 * j + 1] = pw[2 * j] * blk (b)->p_im[j]
-                          + pw[2 * j + 1] * blk (b)->p_re[j];
-          pw[2 * j] = re;
-        }
     });
   for (int v = 0; v < 4; v++)
-    {
-      cs.at (sh, V, cs.g, v) = a[v];
-      cs.at (sh, V, cs.g, 4 + v) = pw[v];
-    }
+    cs.at (sh, V, cs.g, v) = a[v];
   __syncthreads ();
   if (!cs.ok)
     return;
   double first, last, e[4];
   line_ends<C, VERT> (src, w, h, cs.line, &first, &last);
   gb_deriche_carry_start (&k.m, causal ? first : last, e);
-  for (int q = 0; q < cs.g; q++)
-    for (int j = 0; j < 2; j++)
-      {
-        const double pr = cs.at (sh, V, q, 4 + 2 * j);
-        const double pi = cs.at (sh, V, q, 5 + 2 * j);
-        const double re = pr * e[2 * j] - pi * e[2 * j + 1]
-                          + cs.at (sh, V, q, 2 * j);
-        e[2 * j + 1] = pr * e[2 * j + 1] + pi * e[2 * j]
-                       + cs.at (sh, V, q, 2 * j + 1);
-        e[2 * j] = re;
-      }
+  for (int q = 0; q < segs_before (cs.g, seg, nb); q++)
+    {
+      const deriche_map &p = seg_map (maps, causal, q, seg, nb);
+      for (int j = 0; j < 2; j++)
+        {
+          const double pr = p[2 * j], pi = p[2 * j + 1];
+          const double re = pr * e[2 * j] - pi * e[2 * j + 1]
+                            + cs.at (sh, V, q, 2 * j);
+          e[2 * j + 1] = pr * e[2 * j + 1] + pi * e[2 * j]
+                         + cs.at (sh, V, q, 2 * j + 1);
+          e[2 * j] = re;
+        }
+    }
   carry_walk<4, false, true, DERICHE_CHUNK> (st, nb, lines, cs.line,
                                              causal ? 0 : 4, causal, cs.p0,
                                              cs.p1,
@@ -460,7 +481,93 @@ carry_warps (int nb, int chunk)
 constexpr size_t
 yvv_carry_shm (int G)
 {
-  return sizeof (double) * 32 * (G * 12 + 3);
+  return sizeof (double) * 32 * (G * 3 + 3);
+}
+
+/* The blocks' maps as the carry kernels compose them: YvV's 3 x 3 P,
+ * Deriche's complex p of each mode.  mul (a, b, r): r = a b. */
+inline void
+map_mul (const yvv_map &a, const yvv_map &b, yvv_map &r)
+{
+  yvv_map o;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      o[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
+  memcpy (r, o, sizeof o);
+}
+
+inline void
+map_mul (const deriche_map &a, const deriche_map &b, deriche_map &r)
+{
+  for (int j = 0; j < 2; j++)
+    {
+      const double re = a[2 * j] * b[2 * j] - a[2 * j + 1] * b[2 * j + 1];
+      r[2 * j + 1] = a[2 * j] * b[2 * j + 1] + a[2 * j + 1] * b[2 * j];
+      r[2 * j] = re;
+    }
+}
+
+inline void
+map_of (const gb_yvv_block &b, yvv_map &r)
+{
+  memcpy (r, b.P, sizeof r);
+}
+
+inline void
+map_of_identity (yvv_map &r)
+{
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      r[i][j] = i == j;
+}
+
+inline void
+map_of_identity (deriche_map &r)
+{
+  for (int j = 0; j < 4; j++)
+    r[j] = j % 2 == 0;
+}
+
+inline void
+map_of (const gb_deriche_block &b, deriche_map &r)
+{
+  for (int j = 0; j < 2; j++)
+    {
+      r[2 * j] = b.p_re[j];
+      r[2 * j + 1] = b.p_im[j];
+    }
+}
+
+/* r = a^n, n >= 0. */
+template <class M>
+void
+map_pow (const M &a, int n, M &r)
+{
+  M o;
+  map_of_identity (o);
+  for (int i = 0; i < n; i++)
+    map_mul (a, o, o);
+  memcpy (r, o, sizeof o);
+}
+
+/* The segment maps of a line of nb blocks shared by G warps (K: the
+ * filter's carry constants, its full and tail blocks). */
+template <class M, class K>
+seg_maps<M>
+seg_maps_make (const K &k, int nb, int G)
+{
+  seg_maps<M> m;
+  const int seg = (nb + G - 1) / G, len = nb - (nb - 1) / seg * seg;
+  M full, tail, p;
+  map_of (k.full, full);
+  map_of (k.tail, tail);
+  map_pow (full, seg, m.full);
+  map_pow (full, len, m.last);
+  map_pow (full, len - 1, p);
+  map_mul (tail, p, m.causal_end);
+  map_pow (full, seg - 1, p);
+  map_mul (p, tail, m.anticausal_end);
+  return m;
 }
 
 /* How many thread blocks of G warps (1 to CARRY_MAX_WARPS) of a kernel
@@ -529,7 +636,8 @@ carry_c (const float *src, yvv_f::T *st, int w, int h, int nb,
   const size_t shm = yvv_carry_shm (G);
   return launch ("yvv_carry_kernel", yvv_carry_kernel<C, VERT>,
                  dim3 ((lines + 31) / 32), dim3 (32 * G), shm, s, 1,
-                 pdl & PDL_CARRY, src, st, w, h, nb, k);
+                 pdl & PDL_CARRY, src, st, w, h, nb, k,
+                 seg_maps_make<yvv_map> (k, nb, G));
 }
 
 template <int C, bool VERT>
@@ -538,10 +646,11 @@ carry_c (const float *src, deriche_f::T *st, int w, int h, int nb,
          const deriche_f::K &k, cudaStream_t s, unsigned pdl)
 {
   const int lines = (VERT ? w : h) * C, G = carry_warps (nb, DERICHE_CHUNK);
-  const size_t shm = sizeof (double) * 32 * G * 8;
+  const size_t shm = sizeof (double) * 32 * G * 4;
   return launch ("deriche_carry_kernel", deriche_carry_kernel<C, VERT>,
                  dim3 ((lines + 31) / 32, 2), dim3 (32 * G), shm, s, 1,
-                 pdl & PDL_CARRY, src, st, w, h, nb, k);
+                 pdl & PDL_CARRY, src, st, w, h, nb, k,
+                 seg_maps_make<deriche_map> (k, nb, G));
 }
 
 /* An axis's thread blocks of WARPS tiles: neighbouring thread blocks take

@@ -636,11 +636,14 @@ line_ends (const float *src, int w, int h, int line, double *first,
  * third of the filter's time), so G warps share each line: warp g takes
  * a segment of the blocks, and since the recurrence composes, a segment
  * acts as an affine map s -> T s + a.  Phase 1: each warp walks its
- * segment from a zero state, giving a and T; phase 2: each warp composes
- * the maps of the segments before it (in shared memory) onto the line's
+ * segment from a zero state, giving a (T, a product of the blocks' own
+ * maps, is the same for every line and comes from the host:
+ * recursive_blocks.cu's seg_maps); phase 2: each warp composes the maps
+ * of the segments before it (their a in shared memory) onto the line's
  * start, which gives its segment's true entry state; phase 3: it walks
  * its segment again from there and stores every block's entry state.
- * Lanes hold neighbouring lines, so the states' loads are coalesced. */
+ * YvV's warp alone on its line runs only phase 3.  Lanes hold
+ * neighbouring lines, so the states' loads are coalesced. */
 constexpr int CHUNK = 8;          /* blocks whose loads are issued together */
 constexpr int CARRY_MAX_WARPS = 12;
 /* Deriche's carries issue 4 blocks' loads at a time and are held to 80

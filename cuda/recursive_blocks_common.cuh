@@ -159,6 +159,9 @@ struct yvv_f : yvv_base<GB_BLOCK_LEN_YVV>
    * launch bound; 0: the compiler's choice, 96 registers). */
   static constexpr int ROW_FINAL_MIN_BLOCKS = 0;
   static constexpr int ROW_PARTIAL_MIN_BLOCKS = 0;   /* likewise */
+  /* pair_kernel moves whole RGBA tiles a float4 a thread (its pair_move;
+   * H200, the kernel 127-130 -> 122-124 us on 4K RGBA). */
+  static constexpr bool PAIR_FLOAT4 = true;
 
   static __device__ __forceinline__ void
   tab_row (const K &k, int i, Tab *tab)
@@ -222,6 +225,10 @@ struct deriche_f
    * compiler's 91: five): 47.7 -> 44.7 us, 4K RGBA 0.355-0.356 ->
    * 0.353-0.356 ms, 1920x1080 RGB 0.087 -> 0.086 (H200). */
   static constexpr int ROW_PARTIAL_MIN_BLOCKS = 6;
+  /* Deriche's pair_kernel with float4 moves spilled 24 bytes and took
+   * 152-153 us against 148-150 on 4K RGBA (0.323-0.328 -> 0.328-0.330
+   * ms in all; 6000 x 4000 RGBA 0.867 -> 0.873-0.883). */
+  static constexpr bool PAIR_FLOAT4 = false;
 
   static __device__ __forceinline__ void
   tab_row (const K &k, int i, Tab *tab)

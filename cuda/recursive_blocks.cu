@@ -289,15 +289,14 @@ pair_kernel (const float *__restrict__ src, float *__restrict__ dst,
 /* Where a carry thread works: its line, and its warp's segment. */
 struct carry_site
 {
-  int lane, g, G, line, p0, p1;
+  int lane, g, G, line, seg, p0, p1;   /* seg: blocks a segment */
   bool ok;
 
   __device__ __forceinline__
   carry_site (int nb, int lines)
     : lane (threadIdx.x & 31), g (threadIdx.x >> 5), G (blockDim.x >> 5),
-      line (blockIdx.x * 32 + lane)
+      line (blockIdx.x * 32 + lane), seg ((nb + G - 1) / G)
   {
-    const int seg = (nb + G - 1) / G;
     p0 = min (nb, g * seg);
     p1 = min (nb, p0 + seg);
     ok = line < lines;
@@ -367,7 +366,6 @@ yvv_carry_kernel (const float *__restrict__ src, yvv_f::T *__restrict__ st,
   constexpr int V = 3;
   const int lines = (VERT ? w : h) * C;
   const carry_site cs (nb, lines);
-  const int seg = (nb + cs.G - 1) / cs.G;
   const auto blk = [&] (int b) { return block_of (k, b, nb); };
   double first = 0.0, last = 0.0, s[3] = { 0.0, 0.0, 0.0 }, t[3];
   /* The line's ends before the wait: in run_axis the input is three
@@ -402,16 +400,13 @@ yvv_carry_kernel (const float *__restrict__ src, yvv_f::T *__restrict__ st,
           for (int v = 0; v < 3; v++)
             cs.at (sh, V, cs.g, v) = a[v];
           __syncthreads ();
-          for (int q = 0; q < segs_before (cs.g, seg, nb); q++)
+          for (int q = 0; q < segs_before (cs.g, cs.seg, nb); q++)
             {
-              const double (*T)[3] = seg_map (maps, causal, q, seg, nb);
               double o[3];
               for (int i = 0; i < 3; i++)
-                {
-                  o[i] = cs.at (sh, V, q, i);
-                  for (int j = 0; j < 3; j++)
-                    o[i] += T[i][j] * e[j];
-                }
+                o[i] = cs.at (sh, V, q, i);
+              gb_mat3_apply_add (seg_map (maps, causal, q, cs.seg, nb), e,
+                                 o);
               for (int i = 0; i < 3; i++)
                 e[i] = o[i];
             }
@@ -459,7 +454,6 @@ deriche_carry_kernel (const float *__restrict__ src,
   constexpr int V = 4;
   const int lines = (VERT ? w : h) * C;
   const carry_site cs (nb, lines);
-  const int seg = (nb + cs.G - 1) / cs.G;
   const bool causal = blockIdx.y == 0;
   const auto blk = [&] (int b) { return block_of (k, b, nb); };
   double a[4] = { 0.0, 0.0, 0.0, 0.0 };
@@ -479,9 +473,9 @@ deriche_carry_kernel (const float *__restrict__ src,
   double first, last, e[4];
   line_ends<C, VERT> (src, w, h, cs.line, &first, &last);
   gb_deriche_carry_start (&k.m, causal ? first : last, e);
-  for (int q = 0; q < segs_before (cs.g, seg, nb); q++)
+  for (int q = 0; q < segs_before (cs.g, cs.seg, nb); q++)
     {
-      const deriche_map &p = seg_map (maps, causal, q, seg, nb);
+      const deriche_map &p = seg_map (maps, causal, q, cs.seg, nb);
       for (int j = 0; j < 2; j++)
         {
           const double pr = p[2 * j], pi = p[2 * j + 1];
@@ -516,16 +510,29 @@ yvv_carry_shm (int G)
   return sizeof (double) * 32 * (G * 3 + 3);
 }
 
-/* The blocks' maps as the carry kernels compose them: YvV's 3 x 3 P,
- * Deriche's complex p of each mode.  mul (a, b, r): r = a b. */
+/* The blocks' maps as the carry kernels compose them, YvV's 3 x 3 P and
+ * Deriche's complex p of each mode: of a block (map_of), r = a b
+ * (map_mul) and r = a^n (map_pow, n >= 0). */
+inline void
+map_of (const gb_yvv_block &b, yvv_map &r)
+{
+  memcpy (r, b.P, sizeof r);
+}
+
+inline void
+map_of (const gb_deriche_block &b, deriche_map &r)
+{
+  for (int j = 0; j < 2; j++)
+    {
+      r[2 * j] = b.p_re[j];
+      r[2 * j + 1] = b.p_im[j];
+    }
+}
+
 inline void
 map_mul (const yvv_map &a, const yvv_map &b, yvv_map &r)
 {
-  yvv_map o;
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
-      o[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
-  memcpy (r, o, sizeof o);
+  gb_mat3_mul (a, b, r);
 }
 
 inline void
@@ -540,46 +547,19 @@ map_mul (const deriche_map &a, const deriche_map &b, deriche_map &r)
 }
 
 inline void
-map_of (const gb_yvv_block &b, yvv_map &r)
+map_pow (const yvv_map &a, int n, yvv_map &r)
 {
-  memcpy (r, b.P, sizeof r);
+  yvv_map o = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
+  for (int i = 0; i < n; i++)
+    gb_mat3_mul (a, o, o);
+  memcpy (r, o, sizeof o);
 }
 
 inline void
-map_of_identity (yvv_map &r)
-{
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
-      r[i][j] = i == j;
-}
-
-inline void
-map_of_identity (deriche_map &r)
-{
-  for (int j = 0; j < 4; j++)
-    r[j] = j % 2 == 0;
-}
-
-inline void
-map_of (const gb_deriche_block &b, deriche_map &r)
+map_pow (const deriche_map &a, int n, deriche_map &r)
 {
   for (int j = 0; j < 2; j++)
-    {
-      r[2 * j] = b.p_re[j];
-      r[2 * j + 1] = b.p_im[j];
-    }
-}
-
-/* r = a^n, n >= 0. */
-template <class M>
-void
-map_pow (const M &a, int n, M &r)
-{
-  M o;
-  map_of_identity (o);
-  for (int i = 0; i < n; i++)
-    map_mul (a, o, o);
-  memcpy (r, o, sizeof o);
+    gb_cpow_int (a[2 * j], a[2 * j + 1], n, &r[2 * j], &r[2 * j + 1]);
 }
 
 /* The segment maps of a line of nb blocks shared by G warps (K: the

@@ -263,42 +263,27 @@ gb_deriche_modes_make (double s, gb_deriche_modes *m)
 
 /* ----------------------------------------------------- block constants */
 
-static void
-mat_mul (int k, const double *a, const double *b, double *out)
-{
-  double r[16];
-  for (int i = 0; i < k; i++)
-    for (int j = 0; j < k; j++)
-      {
-        double v = 0.0;
-        for (int m = 0; m < k; m++)
-          v += a[i * k + m] * b[m * k + j];
-        r[i * k + j] = v;
-      }
-  memcpy (out, r, sizeof (double) * k * k);
-}
-
 void
 gb_yvv_block_make (const gb_yvv_coeffs *c, int n, gb_yvv_block *b)
 {
-  const double A[9] = { c->a1, c->a2, c->a3, 1, 0, 0, 0, 1, 0 };
-  double Ai[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };   /* A^i */
-  double Ai1[9];                                    /* A^(i+1) */
-  double G[9] = { 0 };
+  const double A[3][3] = { { c->a1, c->a2, c->a3 }, { 1, 0, 0 }, { 0, 1, 0 } };
+  double Ai[3][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };   /* A^i */
+  double Ai1[3][3];                                             /* A^(i+1) */
+  double G[3][3] = { { 0 } };
   for (int i = 0; i < n; i++)
     {
-      mat_mul (3, Ai, A, Ai1);
+      gb_mat3_mul (Ai, A, Ai1);
       /* A^i e1 e1^T A^(i+1): column 0 of A^i times row 0 of A^(i+1). */
       for (int r = 0; r < 3; r++)
         for (int q = 0; q < 3; q++)
-          G[r * 3 + q] += Ai[r * 3] * Ai1[q];
+          G[r][q] += Ai[r][0] * Ai1[0][q];
       memcpy (Ai, Ai1, sizeof Ai);
     }
   for (int r = 0; r < 3; r++)
     for (int q = 0; q < 3; q++)
       {
-        b->P[r][q] = Ai[r * 3 + q];
-        b->G[r][q] = c->B * G[r * 3 + q];
+        b->P[r][q] = Ai[r][q];
+        b->G[r][q] = c->B * G[r][q];
       }
 }
 

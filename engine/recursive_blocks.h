@@ -126,6 +126,19 @@ gb_mat3_apply_add (const double P[3][3], const double v[3], double out[3])
     out[i] = P[i][0] * v[0] + (P[i][1] * v[1] + (P[i][2] * v[2] + out[i]));
 }
 
+/* r = a b; r may be a or b. */
+GB_HD void
+gb_mat3_mul (const double a[3][3], const double b[3][3], double r[3][3])
+{
+  double o[3][3];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      o[i][j] = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      r[i][j] = o[i][j];
+}
+
 /* The stages take a block of n samples and a bound nmax >= n: their loops
  * run to nmax with the samples past n skipped, so that with nmax a
  * compile-time constant the CUDA kernels keep a block in registers (every

@@ -41,7 +41,6 @@
 #include "fault.h"
 #include "recursive_blocks_common.cuh"
 #include "recursive_blocks_fused.cuh"
-#include "recursive_blocks_2d.cuh"
 
 namespace {
 
@@ -87,6 +86,18 @@ tab_kernel (typename F::Tab *tab, const __grid_constant__ typename F::K k,
   for (int i = threadIdx.x; i < (int) (sizeof t / sizeof (int));
        i += blockDim.x)
     to[i] = ((const int *) &t)[i];
+}
+
+/* A thread block's copy of the whole blocks' table. */
+template <class Tab>
+__device__ __forceinline__ void
+tab_stage (const Tab *__restrict__ g, Tab *sh)
+{
+  static_assert (sizeof (Tab) % sizeof (int) == 0, "table of words");
+  for (int i = threadIdx.x; i < (int) (sizeof (Tab) / sizeof (int));
+       i += blockDim.x)
+    ((int *) sh)[i] = __ldg ((const int *) g + i);
+  __syncthreads ();
 }
 
 template <class F, int C, bool VERT>
@@ -143,10 +154,20 @@ final_kernel (const float *__restrict__ src, float *__restrict__ dst,
   at.t.store (dst, w, h, at.b, at.n, sm[threadIdx.x >> 5], v);
 }
 
-/* ---- both axes together -------------------------------------------------
- * recursive_blocks_2d.cuh's tile kernels.  The images that take them: 3
- * or 4 channels and at least this many floats.  Measured on the design
- * before (pair_kernel), H200, ms, without -> with (sigma 10):
+/* ---- the rows' finals with the columns' partials -------------------------
+ * Where both axes run in tiled blocks of the same length N (Nehab et al.'s
+ * algorithm 5 does the same), a thread block takes an N x N tile of
+ * pixels: it finishes the tile's rows from their entry states, and while
+ * the result is still in shared memory runs the columns' partials over
+ * it, so the columns' axis does not read the image for its partials.
+ * N * C threads: a thread a row line (pixel row, channel) for the rows,
+ * then a thread a column line for the columns.  The tile's row pitch is
+ * C mod 32 floats: the 32 threads reading sample i of their row lines hit
+ * 32 different banks, and a column's samples are a row apart. */
+template <class F, int C> constexpr int pair_pitch = F::N * C + C;
+
+/* The images that take it: 3 or 4 channels and at least this many
+ * floats.  H200, ms, without -> with (sigma 10):
  *   yvrg     1920x1080x4 0.103 -> 0.109   2560x1440x4 0.153 -> 0.158
  *            3000x2000x3 0.213 -> 0.201   3840x2160x3 0.247 -> 0.243
  *            3840x2160x4 0.309 -> 0.308   6000x4000x4 0.833 -> 0.797
@@ -158,6 +179,112 @@ final_kernel (const float *__restrict__ src, float *__restrict__ dst,
  * each thread block's load, rows and columns run one after another, and
  * short of several waves of thread blocks nothing hides that. */
 constexpr long PAIR_MIN_FLOATS = 1L << 24;
+
+/* The tile's bytes (dynamic shared memory), blocks of N. */
+constexpr size_t
+pair_shm (int N, int C)
+{
+  return sizeof (float) * N * (N * C + C);
+}
+
+/* Its static shared memory: the columns' table and the rows' share of
+ * theirs (pair_kernel's tab_y and tab_x). */
+template <class F>
+constexpr size_t pair_tabs = sizeof (typename F::Tab)
+                             + sizeof (typename F::FTab);
+
+/* Rows [0, ny) x floats [0, nx * C) of a tile: sm <-> g (row pitch
+ * gp); each thread takes one float a row. */
+template <class F, int C, bool TO_SHARED, class G>
+__device__ __forceinline__ void
+pair_move (float *sm, G *g, size_t gp, int nx, int ny)
+{
+  constexpr int N = F::N, P = pair_pitch<F, C>;
+  const int t = threadIdx.x;
+  const auto move = [&] (int r) {
+    if constexpr (TO_SHARED)
+      sm[r * P + t] = g[r * gp + t];
+    else
+      g[r * gp + t] = sm[r * P + t];
+  };
+  /* Whole RGBA tiles a float4 a thread, four rows a step (P is then a
+   * multiple of 4): a quarter of the load and store instructions, which
+   * queued behind the tile's shared-memory traffic (Nsight Compute's
+   * mio_throttle, 3.7 cycles an instruction; H200, 4K RGBA yvrg
+   * 0.289-0.292 -> 0.284-0.289 ms, 6000 x 4000 RGBA 0.769-0.775 ->
+   * 0.762-0.767).  F::PAIR_FLOAT4 says where it gains. */
+  if constexpr (C == 4 && F::PAIR_FLOAT4)
+    if (nx == N && ny == N && (uintptr_t) g % 16 == 0)
+      {
+        constexpr int Q = N * C / 4;   /* float4 a row */
+        const int q = t % Q;
+#pragma unroll 4
+        for (int r = t / Q; r < N; r += 4)
+          {
+            float4 *s4 = (float4 *) (sm + r * P) + q;
+            G *g4 = g + r * gp + 4 * q;
+            if constexpr (TO_SHARED)
+              *s4 = __ldg ((const float4 *) g4);
+            else
+              *(float4 *) g4 = *s4;
+          }
+        return;
+      }
+  if (nx == N && ny == N)
+    {
+#pragma unroll 16
+      for (int r = 0; r < N; r++)
+        move (r);
+    }
+  else if (t < nx * C)
+    for (int r = 0; r < ny; r++)
+      move (r);
+}
+
+/* Registers for 24 warps a multiprocessor (YvV RGBA: 80, three thread
+ * blocks; the compiler chose 128, two).  H200, 4K RGBA yvrg, the kernel
+ * 130 -> 123 us; 6000 x 4000 RGBA yvrg 0.847-0.850 -> 0.814-0.818 ms,
+ * Deriche 0.922-0.931 -> 0.888-0.892.  The lines are filtered where they
+ * lie in shared memory.  Holding a row's block in registers, as the tiled
+ * kernels do, took 127 registers (6000 x 4000 yvrg 0.844-0.847 ms) or,
+ * held to 80, spilled (0.833-0.836). */
+constexpr int PAIR_WARPS_SM = 24;
+
+template <class F, int C>
+__global__ void __launch_bounds__ (F::N * C, PAIR_WARPS_SM * 32 / (F::N * C))
+pair_kernel (const float *__restrict__ src, float *__restrict__ dst,
+             const typename F::T *__restrict__ st_x,
+             typename F::T *__restrict__ st_y,
+             const typename F::Tab *__restrict__ tab_x_g,
+             const typename F::Tab *__restrict__ tab_y_g, int w, int h,
+             const __grid_constant__ typename F::K kx,
+             const __grid_constant__ typename F::K ky)
+{
+  constexpr int N = F::N, P = pair_pitch<F, C>;
+  extern __shared__ __align__ (16) float pair_sm[];
+  __shared__ typename F::Tab tab_y;
+  __shared__ typename F::FTab tab_x[1];
+  const int t = threadIdx.x, bx = blockIdx.x, by = grid_y (true);
+  const int nx = min (N, w - bx * N), ny = min (N, h - by * N);
+  const size_t pitch = (size_t) w * C,
+               at = (size_t) by * N * pitch + (size_t) bx * N * C;
+  /* The input and the tables are older than the rows' partials: only the
+   * rows' states wait for their carries. */
+  pair_move<F, C, true> (pair_sm, src + at, pitch, nx, ny);
+  if constexpr (F::FINAL_TAB)
+    tab_stage (tab_x_g, tab_x);
+  tab_stage (tab_y_g, &tab_y);   /* syncs: the tile is in */
+  pdl_wait_then_release ();
+  const int r = t / C;   /* the rows: row r, channel t % C */
+  if (r < ny)
+    final_from_states<F> (pair_sm + r * P + t % C, nx, kx, tab_x, st_x, bx,
+                          h * C, (by * N + r) * C + t % C, C);
+  __syncthreads ();
+  pair_move<F, C, false> (pair_sm, dst + at, pitch, nx, ny);
+  if (t < nx * C)   /* the columns: column line t of the tile */
+    partial_to_states<F> (pair_sm + t, ny, ky, &tab_y, st_y, by, w * C,
+                          bx * N * C + t, P);
+}
 
 /* Where a carry thread works: its line, and its warp's segment. */
 struct carry_site
@@ -609,53 +736,42 @@ run_axis (const typename F::K &k, typename F::Tab *tab,
                                    F::pdl (k));
 }
 
-/* Both axes, src -> dst by recursive_blocks_2d.cuh's tile kernels, the
- * carries between them; mid holds the rows' output at the image's first
- * and last rows (the columns' carries start from them).  scratch: the
- * rows' table, the columns', then the rows' states and the columns'. */
+/* Both axes, src -> mid (rows) -> dst (columns), the rows' finals making
+ * the columns' partial states (pair_kernel).  scratch: the rows' table,
+ * the columns', then the rows' states and the columns'. */
 template <class F, int C>
 gb_status
 run_pair (const typename F::K &kx, const typename F::K &ky, const float *src,
           float *mid, float *dst, float *scratch, int w, int h, cudaStream_t s)
 {
-  using Tab = typename F::Tab;
-  using T = typename F::T;
   constexpr int N = F::N;
   const int nbx = (w + N - 1) / N, nby = (h + N - 1) / N;
-  Tab *tab_x = (Tab *) scratch;
-  Tab *tab_y = (Tab *) ((char *) scratch + TAB_BYTES);
-  T *st_x = (T *) ((char *) scratch + 2 * TAB_BYTES);
-  T *st_y = st_x + state_at (F::S, nbx, 0, h * C, 0);
-  static const cudaError_t allowed[2]
-    = { allow_shared (partials_2d_kernel<F, C>, pair_shm (N, C), false),
-        allow_shared (finals_2d_kernel<F, C>, pair_shm (N, C), false) };
-  for (int i = 0; i < 2; i++)
-    if (allowed[i] != cudaSuccess)
-      return gb_cuda_fail (allowed[i], GB_ERR_CUDA_LAUNCH,
-                           i ? "cudaFuncSetAttribute (finals_2d_kernel)"
-                             : "cudaFuncSetAttribute (partials_2d_kernel)");
-  const dim3 tiles (nbx, nby);
+  typename F::Tab *tab_x = (typename F::Tab *) scratch;
+  typename F::Tab *tab_y = (typename F::Tab *) ((char *) scratch + TAB_BYTES);
+  typename F::T *st_x = (typename F::T *) ((char *) scratch + 2 * TAB_BYTES);
+  typename F::T *st_y = st_x + state_at (F::S, nbx, 0, h * C, 0);
+  static const cudaError_t allowed
+    = allow_shared (pair_kernel<F, C>, pair_shm (N, C), false);
+  if (allowed != cudaSuccess)
+    return gb_cuda_fail (allowed, GB_ERR_CUDA_LAUNCH,
+                         "cudaFuncSetAttribute (pair_kernel)");
   gb_status st_;
   if ((st_ = launch_tab<F> (tab_x, kx, s, tab_y, &ky)) != GB_OK
-      || (st_ = launch ("partials_2d_kernel", partials_2d_kernel<F, C>, tiles,
-                        dim3 (N * C), pair_shm (N, C), s, 1,
-                        F::PDL_PAIR & PDL_PARTIAL, src, st_x, st_y,
-                        (const Tab *) tab_x, (const Tab *) tab_y, w, h, kx,
-                        ky)) != GB_OK
-      || (st_ = carry_c<C, false> (src, st_x, w, h, nbx, kx, s, F::PDL_PAIR))
+      || (st_ = partials_and_carries<F, C, false> (kx, tab_x, src, st_x, w, h,
+                                                   nbx, s, F::PDL_PAIR))
              != GB_OK
-      || (st_ = launch ("summary_kernel", summary_kernel<F, C>, tiles,
-                        dim3 (N * C), 0, s, 1, F::PDL_PAIR & PDL_CARRY, src,
-                        mid, (const T *) st_x, st_y, (const Tab *) tab_x, w,
-                        h, kx, ky)) != GB_OK
-      /* The columns' line ends from mid, a 2-row image. */
-      || (st_ = carry_c<C, true> (mid, st_y, w, 2, nby, ky, s, F::PDL_PAIR))
+      || (st_ = launch ("pair_kernel", pair_kernel<F, C>, dim3 (nbx, nby),
+                        dim3 (N * C), pair_shm (N, C), s, 1,
+                        F::PDL_PAIR & PDL_FINAL, src, mid,
+                        (const typename F::T *) st_x, st_y,
+                        (const typename F::Tab *) tab_x,
+                        (const typename F::Tab *) tab_y, w, h, kx, ky))
+             != GB_OK
+      || (st_ = carry_c<C, true> (mid, st_y, w, h, nby, ky, s, F::PDL_PAIR))
              != GB_OK)
     return st_;
-  return launch ("finals_2d_kernel", finals_2d_kernel<F, C>, tiles,
-                 dim3 (N * C), pair_shm (N, C), s, 1, F::PDL_PAIR & PDL_FINAL,
-                 src, dst, (const T *) st_x, (const T *) st_y,
-                 (const Tab *) tab_x, (const Tab *) tab_y, w, h, kx, ky);
+  return launch_final<F, C, true> (ky, tab_y, mid, dst, st_y, w, h, nby, s,
+                                   F::PDL_PAIR);
 }
 
 /* Calls fn (channels, vertical) with both as compile-time constants. */

@@ -602,18 +602,6 @@ final_from_states (float *v, int n, const typename F::K &k,
     F::final (v, n, k, tab, s, a, stride);
 }
 
-/* A thread block's copy of the whole blocks' table. */
-template <class Tab>
-__device__ __forceinline__ void
-tab_stage (const Tab *__restrict__ g, Tab *sh)
-{
-  static_assert (sizeof (Tab) % sizeof (int) == 0, "table of words");
-  for (int i = threadIdx.x; i < (int) (sizeof (Tab) / sizeof (int));
-       i += blockDim.x)
-    ((int *) sh)[i] = __ldg ((const int *) g + i);
-  __syncthreads ();
-}
-
 /* The thread block's row of the grid, counted from the end if up.  The
  * grid's rows go down the image, thread blocks start about in order, and
  * the partials (and pair_kernel) walk it upwards, the finals downwards:

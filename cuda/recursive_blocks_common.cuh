@@ -174,7 +174,7 @@ struct yvv_f : yvv_base<GB_BLOCK_LEN_YVV>
            int stride = 1)
   {
     if (n == N)
-      gb_yvv_partial_w (v, stride, tab, zc, za);
+      gb_yvv_partial_w (v, stride, &k.c, tab, zc, za);
     else
       partial_d (v, n, k, zc, za, stride);
   }

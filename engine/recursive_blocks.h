@@ -65,15 +65,19 @@ typedef struct
   double P[3][3], G[3][3];
 } gb_yvv_block;
 
-/* YvV's partial states of a whole block (GB_BLOCK_LEN_YVV samples) as
- * weighted sums of its samples: 6 multiply-adds a sample and one
- * conversion to double, where the two recursions take 8 and three
- * (their intermediate output is rounded to float, as the finals keep
- * it).  Double: an error in a state acts as an input impulse 1/B times
+/* YvV's anticausal partial state of a whole block (GB_BLOCK_LEN_YVV
+ * samples) as weighted sums of its samples: 3 multiply-adds a sample,
+ * where the two recursions take 8 and three conversions to double (their
+ * intermediate output is rounded to float, as the finals keep it).  The
+ * causal state is the causal recursion itself (4 multiply-adds a sample,
+ * gb_yvv_partial_w): the GPU stages the table in shared memory, and with
+ * the causal weights there too (6 table reads a sample) those reads were
+ * the partial kernels' limit (Nsight Compute, H200, 4K RGBA: L1 88 % busy;
+ * the rows' partials 62 -> 50 us and pair_kernel 123 -> 111 without
+ * them).  Double: an error in a state acts as an input impulse 1/B times
  * larger. */
 typedef struct
 {
-  double wc[GB_BLOCK_LEN_YVV][3];   /* x_i's share of z (causal) */
   double wa[GB_BLOCK_LEN_YVV][3];   /* x_i's share of zpp (anticausal) */
 } gb_yvv_blockw;
 
@@ -174,8 +178,6 @@ gb_yvv_blockw_row (const gb_yvv_coeffs *c, int i, gb_yvv_blockw *t)
   double w[GB_BLOCK_LEN_YVV], p[3] = { 0.0, 0.0, 0.0 };
   for (int k = 0; k < GB_BLOCK_LEN_YVV; k++)
     w[k] = gb_yvv_step (c->B, c->a1, c->a2, c->a3, k == i ? 1.0 : 0.0, p);
-  for (int k = 0; k < 3; k++)
-    t->wc[i][k] = p[k];
   p[0] = p[1] = p[2] = 0.0;
   for (int k = GB_BLOCK_LEN_YVV - 1; k >= 0; k--)
     gb_yvv_step (c->B, c->a1, c->a2, c->a3, w[k], p);
@@ -208,26 +210,25 @@ gb_yvv_partial (float *x, int stride, int n, int nmax,
     zpp[k] = p[k];
 }
 
-/* The partial of a whole block from gb_yvv_blockw: the states of
- * gb_yvv_partial, without rounding the causal output in between. */
+/* The partial of a whole block: the states of gb_yvv_partial, without
+ * rounding the causal output in between; the causal one by the
+ * recursion, the anticausal one from gb_yvv_blockw. */
 GB_HD void
-gb_yvv_partial_w (const float *x, int stride, const gb_yvv_blockw *t,
-                  double z[3], double zpp[3])
+gb_yvv_partial_w (const float *x, int stride, const gb_yvv_coeffs *c,
+                  const gb_yvv_blockw *t, double z[3], double zpp[3])
 {
-  double c[3] = { 0.0, 0.0, 0.0 }, a[3] = { 0.0, 0.0, 0.0 };
+  double p[3] = { 0.0, 0.0, 0.0 }, a[3] = { 0.0, 0.0, 0.0 };
   GB_UNROLL
   for (int i = 0; i < GB_BLOCK_LEN_YVV; i++)
     {
       const double xi = x[i * stride];
+      gb_yvv_step (c->B, c->a1, c->a2, c->a3, xi, p);
       for (int k = 0; k < 3; k++)
-        {
-          c[k] += t->wc[i][k] * xi;
-          a[k] += t->wa[i][k] * xi;
-        }
+        a[k] += t->wa[i][k] * xi;
     }
   for (int k = 0; k < 3; k++)
     {
-      z[k] = c[k];
+      z[k] = p[k];
       zpp[k] = a[k];
     }
 }

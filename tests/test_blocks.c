@@ -137,7 +137,7 @@ yvv_blocks (double sigma, int naive, const float *x, int L, int n, int seg,
   gb_yvv_blockw_make (&c, &wsum);
   for (int k = 0; k < nb; k++)
     if (n == GB_BLOCK_LEN_YVV && (k < nb - 1 || tail_n == n))
-      gb_yvv_partial_w (part + (size_t) k * n, 1, &wsum, zc[k], za[k]);
+      gb_yvv_partial_w (part + (size_t) k * n, 1, &c, &wsum, zc[k], za[k]);
     else
       gb_yvv_partial (part + (size_t) k * n, 1, k == nb - 1 ? tail_n : n, n,
                       &c, zc[k], za[k]);

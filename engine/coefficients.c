@@ -287,6 +287,94 @@ gb_yvv_block_make (const gb_yvv_coeffs *c, int n, gb_yvv_block *b)
       }
 }
 
+/* f (z) = z^3 - a1 z^2 - a2 z - a3, whose roots are YvV's poles. */
+static double complex
+yvv_char (const gb_yvv_coeffs *c, double complex z, double complex *df)
+{
+  *df = (3.0 * z - 2.0 * c->a1) * z - c->a2;
+  return ((z - c->a1) * z - c->a2) * z - c->a3;
+}
+
+/* A root of f by Newton's method from z (close to it). */
+static double complex
+yvv_pole (const gb_yvv_coeffs *c, double complex z)
+{
+  for (int it = 0; it < 60; it++)
+    {
+      double complex df;
+      const double complex f = yvv_char (c, z, &df);
+      if (df == 0)
+        break;
+      const double complex step = f / df;
+      z -= step;
+      if (cabs (step) <= 1e-17 * cabs (z))
+        break;
+    }
+  return z;
+}
+
+void
+gb_yvv_modal_make (const gb_yvv_coeffs *c, gb_yvv_modal *m)
+{
+  /* yvv_from_q's polynomials are, to their rounded constants, those of
+   * the poles 1 / (1 + m_k / q) of Young and van Vliet's design (m0 =
+   * 1.16680, m1 = 1.10783 +- 1.40586 i); from there Newton's method
+   * finds the poles of the filter that the coefficients define. */
+  const double q = c->q;
+  double complex p[3];
+  p[0] = creal (yvv_pole (c, q / (q + 1.16680)));
+  p[1] = yvv_pole (c, q / (q + 1.10783 - 1.40586 * I));
+  if (cimag (p[1]) < 0)
+    p[1] = conj (p[1]);
+  p[2] = conj (p[1]);
+  /* B / prod_k (1 - p_k z^-1) = sum_k B R_k / (1 - p_k z^-1) */
+  double complex R[3], D[3];
+  for (int k = 0; k < 3; k++)
+    {
+      double complex d = 1;
+      for (int j = 0; j < 3; j++)
+        if (j != k)
+          d *= p[k] - p[j];
+      R[k] = c->B * p[k] * p[k] / d;
+      D[k] = 1 - p[k];
+    }
+  /* The direct-form state s = (w[i-1], w[i-2], w[i-3]) continues with no
+   * input as w[i+j] = sum_k a_k p_k^j, where s_r = sum_k a_k p_k^(-r-1)
+   * (V a = s); the modes give w[i+j] = sum_k R_k p_k^(j+1) u_k, so
+   * u_k = a_k / (R_k p_k), and v_k = D_k u_k. */
+  double complex V[3][3], Vi[3][3];
+  for (int r = 0; r < 3; r++)
+    for (int k = 0; k < 3; k++)
+      V[r][k] = cpow (p[k], -(r + 1));
+  const double complex det
+    = V[0][0] * (V[1][1] * V[2][2] - V[1][2] * V[2][1])
+      - V[0][1] * (V[1][0] * V[2][2] - V[1][2] * V[2][0])
+      + V[0][2] * (V[1][0] * V[2][1] - V[1][1] * V[2][0]);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      {
+        const int i1 = (j + 1) % 3, i2 = (j + 2) % 3;
+        const int j1 = (i + 1) % 3, j2 = (i + 2) % 3;
+        Vi[i][j] = (V[i1][j1] * V[i2][j2] - V[i1][j2] * V[i2][j1]) / det;
+      }
+  for (int r = 0; r < 3; r++)
+    {
+      const double complex t0 = D[0] * Vi[0][r] / (R[0] * p[0]);
+      const double complex t1 = D[1] * Vi[1][r] / (R[1] * p[1]);
+      m->T[0][r] = creal (t0);
+      m->T[1][r] = creal (t1);
+      m->T[2][r] = cimag (t1);
+    }
+  m->d0 = (float) creal (D[0]);
+  m->dr = (float) creal (D[1]);
+  m->di = (float) cimag (D[1]);
+  /* output = sum_k R_k u_k = R0 / D0 v0 + 2 Re (R1 / D1 v1) */
+  const double complex h1 = 2.0 * R[1] / D[1];
+  m->h0 = (float) creal (R[0] / D[0]);
+  m->hr = (float) creal (h1);
+  m->hi = (float) cimag (h1);
+}
+
 void
 gb_yvv_blockw_make (const gb_yvv_coeffs *c, gb_yvv_blockw *t)
 {

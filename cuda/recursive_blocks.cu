@@ -856,7 +856,6 @@ yvv_k_for (const gb_params *p, double sigma, int L, int SEG)
   gb_yvv_coeffs_make (sigma, &k.c);
   gb_yvv_block_make (&k.c, SEG, &k.full);
   gb_yvv_block_make (&k.c, L - (nb - 1) * SEG, &k.tail);
-  gb_yvv_modal_make (&k.c, &k.mo);
   k.naive = p->naive_borders;
   k.segments = sigma <= GB_YVV_SEGMENT_MAX_SIGMA;
   return k;

@@ -51,7 +51,6 @@ struct yvv_k
 {
   gb_yvv_coeffs c;
   gb_yvv_block full, tail;   /* the maps of a whole block and the last */
-  gb_yvv_modal mo;           /* the tiled kernels' finals' */
   int naive;
   int segments;   /* whether the carries may split a line */
 };
@@ -180,12 +179,11 @@ struct yvv_f : yvv_base<GB_BLOCK_LEN_YVV>
       partial_d (v, n, k, zc, za, stride);
   }
 
-  /* In single precision, in modal form (gb_yvv_modal). */
   static __device__ __forceinline__ void
   final (float *v, int n, const K &k, const FTab *, const T *s, const T *t,
          int stride = 1)
   {
-    gb_yvv_final_f (v, stride, n, N, &k.mo, s, t);
+    final_d (v, n, k, s, t, stride);
   }
 };
 

@@ -26,8 +26,6 @@
 #ifndef GB_RECURSIVE_BLOCKS_H
 #define GB_RECURSIVE_BLOCKS_H
 
-#include <stdbool.h>
-
 #include "coefficients.h"
 #include "pixel_math.h"
 
@@ -106,33 +104,6 @@ typedef struct
   float q[4], c[4];
   float h0;
 } gb_deriche_blockf;
-
-/* YvV's finals in single precision, in modal form: the causal filter
- * B / (1 - a1 z^-1 - a2 z^-2 - a3 z^-3) as the sum of first-order modes
- * over its poles, p0 (real) and p1, conj p1; the anticausal pass is the
- * same filter run backwards.  In the direct form a rounding error grows
- * with the poles near 1 (about k^2/2 over k steps), so the GPU ran the
- * finals in double, paying a conversion to and from float at each pass
- * of each sample; in modal form an error in a mode decays as p^k.  Each
- * mode's state is kept scaled by D = 1 - p, v = D u where
- * u[i] = p u[i-1] + x[i], and stepped as v += D (x - v): the state is
- * then of the signal's size, and the subtraction loses nothing where the
- * signal is smooth.  On a 4096-sample line (random, smooth, a photo's
- * row) against the double direct form, both passes: relative L2
- * 0.7-2.1e-7 at sigma 0.5-500 (the double finals 2-3e-8), the largest
- * difference 1.5-6.6e-7 of the line's largest value. */
-typedef struct
-{
-  float d0;         /* 1 - p0 */
-  float dr, di;     /* 1 - p1 */
-  float h0;         /* output = h0 v0 + Re (h1 v1) */
-  float hr, hi;     /* h1 */
-  /* A block's direct-form entry state (w[i-1], w[i-2], w[i-3]) to its
-   * scaled modal states (v0, Re v1, Im v1) at i-1. */
-  double T[3][3];
-} gb_yvv_modal;
-
-void gb_yvv_modal_make (const gb_yvv_coeffs *c, gb_yvv_modal *m);
 
 /* The constants of a block of n >= 1 samples. */
 void gb_yvv_block_make (const gb_yvv_coeffs *c, int n, gb_yvv_block *b);
@@ -283,51 +254,6 @@ gb_yvv_final (float *x, int stride, int n, int nmax, const gb_yvv_coeffs *c,
     if (i < n)
       x[i * stride] = (float) gb_yvv_step (c->B, c->a1, c->a2, c->a3,
                                            x[i * stride], p);
-}
-
-/* gb_yvv_final in single precision (gb_yvv_modal): one pass over n
- * samples from the direct-form state p (three outputs before the first,
- * in the pass's direction), in place. */
-GB_HD void
-gb_yvv_modal_pass (float *x, int stride, int n, int nmax, bool backward,
-                   const gb_yvv_modal *m, const double p[3])
-{
-  float v0 = 0.0f, vr = 0.0f, vi = 0.0f;
-  {
-    double e[3];
-    for (int r = 0; r < 3; r++)
-      e[r] = m->T[r][0] * p[0] + m->T[r][1] * p[1] + m->T[r][2] * p[2];
-    v0 = (float) e[0];
-    vr = (float) e[1];
-    vi = (float) e[2];
-  }
-  const float d0 = m->d0, dr = m->dr, di = m->di;
-  const float h0 = m->h0, hr = m->hr, hi = m->hi;
-  GB_UNROLL
-  for (int j = 0; j < nmax; j++)
-    {
-      const int i = backward ? nmax - 1 - j : j;
-      if (i < n)
-        {
-          const float xi = x[i * stride];
-          /* v += D (x - v), D = dr + i di */
-          v0 = fmaf (d0, xi - v0, v0);
-          const float tr = xi - vr;
-          const float nr = fmaf (dr, tr, fmaf (di, vi, vr));
-          vi = fmaf (di, tr, fmaf (-dr, vi, vi));
-          vr = nr;
-          x[i * stride] = fmaf (h0, v0, fmaf (hr, vr, -hi * vi));
-        }
-    }
-}
-
-GB_HD void
-gb_yvv_final_f (float *x, int stride, int n, int nmax,
-                const gb_yvv_modal *m, const double s_in[3],
-                const double t_in[3])
-{
-  gb_yvv_modal_pass (x, stride, n, nmax, false, m, s_in);
-  gb_yvv_modal_pass (x, stride, n, nmax, true, m, t_in);
 }
 
 /* The carries of a line, a block at a time (the kernels keep a line's

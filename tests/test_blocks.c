@@ -110,11 +110,10 @@ out:
 }
 
 /* Young-van Vliet in blocks of n; seg > 0: carries in segments of seg
- * blocks; single: the finals in single precision (gb_yvv_final_f), as
- * the GPU's tiled kernels run them. */
+ * blocks. */
 static void
 yvv_blocks (double sigma, int naive, const float *x, int L, int n, int seg,
-            bool single, float *out)
+            float *out)
 {
   gb_yvv_coeffs c;
   gb_yvv_coeffs_make (sigma, &c);
@@ -155,15 +154,9 @@ yvv_blocks (double sigma, int naive, const float *x, int L, int n, int seg,
         gb_yvv_carry_anticausal (k == nb - 1 ? &tail : &full, t, za[k],
                                  zc[k]);
     }
-  gb_yvv_modal mo;
-  gb_yvv_modal_make (&c, &mo);
   for (int k = 0; k < nb; k++)
-    if (single)
-      gb_yvv_final_f (out + (size_t) k * n, 1, k == nb - 1 ? tail_n : n, n,
-                      &mo, zc[k], za[k]);
-    else
-      gb_yvv_final (out + (size_t) k * n, 1, k == nb - 1 ? tail_n : n, n,
-                    &c, zc[k], za[k]);
+    gb_yvv_final (out + (size_t) k * n, 1, k == nb - 1 ? tail_n : n, n, &c,
+                  zc[k], za[k]);
 out:
   free (zc);
   free (za);
@@ -327,7 +320,7 @@ one_line (const float *x, int L, const char *what)
             {
               double l2;
               memset (got, 0xff, sizeof (float) * L);   /* NaN: unwritten */
-              yvv_blocks (sigmas[s], naive, x, L, n, 0, false, got);
+              yvv_blocks (sigmas[s], naive, x, L, n, 0, got);
               const double e = rel_max (got, ref, L, &l2);
               TU_CHECK (e <= 1e-6, "yvrg%s sigma %g, %s (%d), blocks of %d: "
                         "%.3g off the sequential filter (rel L2 %.3g)",
@@ -354,8 +347,7 @@ one_line (const float *x, int L, const char *what)
         {
           double l2;
           memset (got, 0xff, sizeof (float) * L);
-          yvv_blocks (seg_sigmas[s], 0, x, L, GB_BLOCK_LEN_YVV, seg, false,
-                      got);
+          yvv_blocks (seg_sigmas[s], 0, x, L, GB_BLOCK_LEN_YVV, seg, got);
           const double e = rel_max (got, ref, L, &l2);
           if (seg_sigmas[s] <= GB_YVV_SEGMENT_MAX_SIGMA)
             TU_CHECK (e <= 1e-6, "yvrg sigma %g, %s (%d), carries in "
@@ -381,23 +373,6 @@ one_line (const float *x, int L, const char *what)
           printf ("float blocks sigma %g %s (%d): max %.3g, L2 %.3g\n",
                   sigmas[s], what, L, e, l2);
       }
-  for (size_t s = 0; s < sizeof sigmas / sizeof *sigmas; s++)
-    for (int naive = 0; naive < 2; naive++)
-      if (sigmas[s] <= GB_YVV_BLOCK_MAX_SIGMA
-          && sequential (GB_ALGO_YVRG, sigmas[s], naive, x, L, ref))
-        {
-          double l2;
-          memset (got, 0xff, sizeof (float) * L);
-          yvv_blocks (sigmas[s], naive, x, L, GB_BLOCK_LEN_YVV, 0, true, got);
-          const double e = rel_max (got, ref, L, &l2);
-          TU_CHECK (l2 <= 1e-6 && e <= 1e-5, "yvrg%s in float finals, sigma "
-                    "%g, %s (%d): %.3g off the sequential filter (rel L2 "
-                    "%.3g)", naive ? " naive" : "", sigmas[s], what, L, e, l2);
-          if (getenv ("GB_TEST_VERBOSE"))
-            printf ("yvrg float finals%s sigma %g %s (%d): max %.3g, L2 "
-                    "%.3g\n", naive ? " naive" : "", sigmas[s], what, L, e,
-                    l2);
-        }
   free (ref);
   free (got);
 }

@@ -146,9 +146,9 @@ struct yvv_f : yvv_base<GB_BLOCK_LEN_YVV>
 {
   /* Whole blocks' tables: built on the device (tab_kernel) and staged in
    * shared memory by each thread block that uses them.  As kernel
-   * parameters (3 KB) they made every launch slower and thrashed the
-   * constant cache; uploaded from the host, each axis waited on a copy
-   * from pageable memory. */
+   * parameters (3 KB, when they held the causal weights too) they made
+   * every launch slower and thrashed the constant cache; uploaded from
+   * the host, each axis waited on a copy from pageable memory. */
   using Tab = gb_yvv_blockw;
   struct FTab   /* the finals' share of it: none */
   {

@@ -66,13 +66,12 @@ typedef struct
 } gb_yvv_block;
 
 /* YvV's anticausal partial state of a whole block (GB_BLOCK_LEN_YVV
- * samples) as weighted sums of its samples: 3 multiply-adds a sample,
- * where the two recursions take 8 and three conversions to double (their
+ * samples) as weighted sums of its samples, its causal one by the causal
+ * recursion (gb_yvv_partial_w): 7 multiply-adds a sample and one
+ * conversion to double, where the two recursions take 8 and three (their
  * intermediate output is rounded to float, as the finals keep it).  The
- * causal state is the causal recursion itself (4 multiply-adds a sample,
- * gb_yvv_partial_w): the GPU stages the table in shared memory, and with
- * the causal weights there too (6 table reads a sample) those reads were
- * the partial kernels' limit (Nsight Compute, H200, 4K RGBA: L1 88 % busy;
+ * GPU stages the table in shared memory; with the causal weights there too
+ * (6 table reads a sample) those reads were the partial kernels' limit (Nsight Compute, H200, 4K RGBA: L1 88 % busy;
  * the rows' partials 62 -> 50 us and pair_kernel 123 -> 111 without
  * them).  Double: an error in a state acts as an input impulse 1/B times
  * larger. */

@@ -377,26 +377,33 @@ yvv_carry_kernel (const float *__restrict__ src, yvv_f::T *__restrict__ st,
   for (int pass = 0; pass < 2; pass++)
     {
       const bool causal = pass == 0;
+      /* This warp's segment, from state x (phase 1 from zero, without
+       * storing; phase 3 from its true entry state, storing each
+       * block's). */
+      const auto walk = [&] (auto store, double *x) {
+        if (causal)
+          carry_walk<3, false, store.value> (st, nb, lines, cs.line, 0, true,
+                                             cs.p0, cs.p1,
+                                             [&] (int b, double *z,
+                                                  const double *) {
+            gb_yvv_carry_causal (blk (b), x, z);
+          });
+        else
+          carry_walk<3, true, store.value> (st, nb, lines, cs.line, 3, false,
+                                            cs.p0, cs.p1,
+                                            [&] (int b, double *z,
+                                                 const double *zc) {
+            gb_yvv_carry_anticausal (blk (b), x, z, zc);
+          });
+      };
       double e[3];   /* the segment's entry state */
       for (int v = 0; v < 3; v++)
         e[v] = causal ? first : t[v];
       if (cs.G > 1)
         {
           double a[3] = { 0.0, 0.0, 0.0 };
-          if (cs.ok && causal)
-            carry_walk<3, false, false> (st, nb, lines, cs.line, 0, true,
-                                         cs.p0, cs.p1,
-                                         [&] (int b, double *z,
-                                              const double *) {
-              gb_yvv_carry_causal (blk (b), a, z);
-            });
-          else if (cs.ok)
-            carry_walk<3, true, false> (st, nb, lines, cs.line, 3, false,
-                                        cs.p0, cs.p1,
-                                        [&] (int b, double *z,
-                                             const double *zc) {
-              gb_yvv_carry_anticausal (blk (b), a, z, zc);
-            });
+          if (cs.ok)
+            walk (std::false_type (), a);
           for (int v = 0; v < 3; v++)
             cs.at (sh, V, cs.g, v) = a[v];
           __syncthreads ();
@@ -411,18 +418,8 @@ yvv_carry_kernel (const float *__restrict__ src, yvv_f::T *__restrict__ st,
                 e[i] = o[i];
             }
         }
-      if (cs.ok && causal)
-        carry_walk<3, false, true> (st, nb, lines, cs.line, 0, true, cs.p0,
-                                    cs.p1, [&] (int b, double *z,
-                                                const double *) {
-          gb_yvv_carry_causal (blk (b), e, z);
-        });
-      else if (cs.ok)
-        carry_walk<3, true, true> (st, nb, lines, cs.line, 3, false, cs.p0,
-                                   cs.p1, [&] (int b, double *z,
-                                               const double *zc) {
-          gb_yvv_carry_anticausal (blk (b), e, z, zc);
-        });
+      if (cs.ok)
+        walk (std::true_type (), e);
       if (!causal)
         break;
       /* The last warp's segment ends the line: its state there gives
@@ -456,15 +453,19 @@ deriche_carry_kernel (const float *__restrict__ src,
   const carry_site cs (nb, lines);
   const bool causal = blockIdx.y == 0;
   const auto blk = [&] (int b) { return block_of (k, b, nb); };
+  /* This warp's segment from state x: phase 1 (from zero, without
+   * storing) and phase 3 (from its entry state, storing each block's). */
+  const auto walk = [&] (auto store, double *x) {
+    carry_walk<4, false, store.value, DERICHE_CHUNK> (
+        st, nb, lines, cs.line, causal ? 0 : 4, causal, cs.p0, cs.p1,
+        [&] (int b, double *z, const double *) {
+          gb_deriche_carry_step (blk (b), x, z);
+        });
+  };
   double a[4] = { 0.0, 0.0, 0.0, 0.0 };
   pdl_wait_then_release ();
   if (cs.ok)
-    carry_walk<4, false, false, DERICHE_CHUNK> (st, nb, lines, cs.line,
-                                                causal ? 0 : 4, causal, cs.p0,
-                                                cs.p1,
-                                 [&] (int b, double *z, const double *) {
-      gb_deriche_carry_step (blk (b), a, z);
-    });
+    walk (std::false_type (), a);
   for (int v = 0; v < 4; v++)
     cs.at (sh, V, cs.g, v) = a[v];
   __syncthreads ();
@@ -486,12 +487,7 @@ deriche_carry_kernel (const float *__restrict__ src,
           e[2 * j] = re;
         }
     }
-  carry_walk<4, false, true, DERICHE_CHUNK> (st, nb, lines, cs.line,
-                                             causal ? 0 : 4, causal, cs.p0,
-                                             cs.p1,
-                              [&] (int b, double *z, const double *) {
-    gb_deriche_carry_step (blk (b), e, z);
-  });
+  walk (std::true_type (), e);
 }
 
 /* ---- launchers ---------------------------------------------------------- */

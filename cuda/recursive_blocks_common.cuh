@@ -19,9 +19,12 @@ namespace {
 
 constexpr int WARPS = 4;            /* tiles per thread block */
 
-/* Room for a table at the start of the scratch buffer (256-byte
- * aligned, as the states after it). */
-constexpr size_t TAB_BYTES = 3328;
+/* Room for a table at the start of the scratch buffer: the larger
+ * filter's whole-block table, rounded up to 256 bytes so that the states
+ * after it stay aligned (2 304: Deriche's gb_deriche_blockf). */
+constexpr size_t TAB_BYTES
+  = (std::max (sizeof (gb_yvv_blockw), sizeof (gb_deriche_blockf)) + 255)
+    / 256 * 256;
 
 /* Launches that may start while the kernel before them finishes
  * (programmatic dependent launch, Hopper on; see launch ()): a filter's

@@ -27,17 +27,6 @@ sequential (gb_algorithm a, double sigma, int naive, const float *x, int L,
   return gb_blur (&p, &src, &dst, NULL, NULL, NULL) == GB_OK;
 }
 
-/* r = A r, 3 x 3 (the GPU's segment maps). */
-static void
-mat3_left_mul (const double A[3][3], double r[9])
-{
-  double o[9];
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
-      o[i * 3 + j] = A[i][0] * r[j] + A[i][1] * r[3 + j] + A[i][2] * r[6 + j];
-  memcpy (r, o, sizeof o);
-}
-
 /* YvV's carries as the GPU splits them (cuda/recursive_blocks.cu): the
  * line's blocks in segments of seg blocks; each segment's affine map
  * (a, T) from a zero state, composed onto the line's start for each
@@ -49,7 +38,7 @@ yvv_carries_segmented (const gb_yvv_coeffs *c, const gb_yvv_block *full,
                        double (*za)[3])
 {
   const int G = (nb + seg - 1) / seg;
-  double (*a)[3] = malloc (sizeof *a * G), (*T)[9] = malloc (sizeof *T * G);
+  double (*a)[3] = malloc (sizeof *a * G), (*T)[3][3] = malloc (sizeof *T * G);
   double end[3] = { 0.0, 0.0, 0.0 };
   if (!a || !T)
     {
@@ -60,7 +49,7 @@ yvv_carries_segmented (const gb_yvv_coeffs *c, const gb_yvv_block *full,
     {
       for (int g = 0; g < G; g++)
         {
-          double m[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+          double m[3][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
           a[g][0] = a[g][1] = a[g][2] = 0.0;
           for (int p = g * seg; p < nb && p < (g + 1) * seg; p++)
             {
@@ -72,7 +61,7 @@ yvv_carries_segmented (const gb_yvv_coeffs *c, const gb_yvv_block *full,
                 gb_yvv_carry_anticausal (bl, a[g], z, zc[b]);
               else
                 gb_yvv_carry_causal (bl, a[g], z);
-              mat3_left_mul (bl->P, m);
+              gb_mat3_mul (bl->P, m, m);
             }
           memcpy (T[g], m, sizeof m);
         }
@@ -86,9 +75,8 @@ yvv_carries_segmented (const gb_yvv_coeffs *c, const gb_yvv_block *full,
           for (int q = 0; q < g; q++)
             {
               double o[3];
-              for (int i = 0; i < 3; i++)
-                o[i] = a[q][i] + T[q][i * 3] * e[0] + T[q][i * 3 + 1] * e[1]
-                       + T[q][i * 3 + 2] * e[2];
+              memcpy (o, a[q], sizeof o);
+              gb_mat3_apply_add (T[q], e, o);   /* o = a + T e */
               memcpy (e, o, sizeof e);
             }
           for (int p = g * seg; p < nb && p < (g + 1) * seg; p++)

@@ -2,10 +2,11 @@
  * drawable checks, last values.
  *
  * One binary serves two roles (plugin/resident.c): the permanent
- * procedure, a new process per call, and a resident extension that GIMP
- * starts once per session and that answers script calls through a
- * temporary procedure of the same name, without paying process, GEGL and
- * CUDA start-up again. */
+ * procedures, a new process per call, and a resident extension that GIMP
+ * starts once per session and that answers script calls through
+ * temporary procedures of the scripts' names, without paying process,
+ * GEGL and CUDA start-up again.  The menu entry's procedure has a name of
+ * its own. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -37,7 +38,7 @@ query (void)
     gimp_plugin_help_register (PLUG_IN_HELP_DOMAIN, help_uri);
   g_free (help_uri);
   cudablur_procedure_install (NULL);
-  gimp_plugin_menu_register (PLUG_IN_PROC, "<Image>/Filters/Blur");
+  gimp_plugin_menu_register (PLUG_IN_PROC_MENU, "<Image>/Filters/Blur");
   cudablur_resident_register ();
 }
 
@@ -135,6 +136,25 @@ drawable_usable (gint32 image_id, gint32 drawable_id, gchar **message)
   return *message == NULL;
 }
 
+/* The resident names its undo steps after the executable: a call from
+ * the menu's procedure wraps its forwarded work in an undo group, which
+ * GIMP names after the menu entry in the user's language.  Returns
+ * whether the group is open. */
+static gboolean
+menu_undo_group_start (const gchar *name, gint32 image_id)
+{
+  return !strcmp (name, PLUG_IN_PROC_MENU)
+         && gimp_image_is_valid (image_id)
+         && gimp_image_undo_group_start (image_id);
+}
+
+static void
+menu_undo_group_end (gboolean open, gint32 image_id)
+{
+  if (open && !gimp_image_undo_group_end (image_id))
+    g_warning ("CUDA Gaussian Blur: the undo group did not close");
+}
+
 /* The values of a non-interactive call, checked. */
 static GimpPDBStatusType
 values_from_args (gint n_args, gint nparams, const GimpParam *param,
@@ -197,10 +217,16 @@ cudablur_run (const gchar *name, gint nparams, const GimpParam *param,
     }
   /* Script calls and Filters > Repeat go to the resident process when it
    * runs: it has GEGL and CUDA started already. */
-  if (!resident && run_mode != GIMP_RUN_INTERACTIVE
-      && cudablur_forward (name, nparams, param, &status, &device_used,
-                           &message))
-    goto done;
+  if (!resident && run_mode != GIMP_RUN_INTERACTIVE)
+    {
+      const gboolean grouped = menu_undo_group_start (name, image_id);
+      const gboolean forwarded = cudablur_forward (name, nparams, param,
+                                                   &status, &device_used,
+                                                   &message);
+      menu_undo_group_end (grouped, image_id);
+      if (forwarded)
+        goto done;
+    }
 
   cudablur_vals_load (&vals);
   switch (run_mode)
@@ -223,12 +249,19 @@ cudablur_run (const gchar *name, gint nparams, const GimpParam *param,
           gegl_init (NULL, NULL);
           if (!cudablur_dialog (drawable_id, &vals))
             status = GIMP_PDB_CANCEL;
-          else if (cudablur_forward_values (image_id, drawable_id, &vals,
-                                            &status, &device_used, &message))
+          else
             {
-              if (status == GIMP_PDB_SUCCESS)
-                gimp_displays_flush ();
-              goto done;
+              const gboolean grouped = menu_undo_group_start (name, image_id);
+              const gboolean forwarded = cudablur_forward_values (
+                  image_id, drawable_id, &vals, &status, &device_used,
+                  &message);
+              menu_undo_group_end (grouped, image_id);
+              if (forwarded)
+                {
+                  if (status == GIMP_PDB_SUCCESS)
+                    gimp_displays_flush ();
+                  goto done;
+                }
             }
         }
       break;

@@ -1,7 +1,8 @@
 /* The PDB procedures: their arguments and help, built once from the
  * algorithm registry and the engine's limits, and their installation as
  * permanent procedures (query) or as the resident process's temporary
- * ones. */
+ * ones.  The menu entry has a procedure of its own that is never
+ * temporary (plugin/resident.c says why). */
 #include "config.h"
 
 #include <string.h>
@@ -45,7 +46,8 @@ gint
 cudablur_n_args (const gchar *name)
 {
   return !strcmp (name, PLUG_IN_PROC) ? CUDABLUR_N_ARGS
-         : !strcmp (name, PLUG_IN_PROC_FULL) ? CUDABLUR_N_ARGS_FULL : 0;
+         : !strcmp (name, PLUG_IN_PROC_FULL)
+           || !strcmp (name, PLUG_IN_PROC_MENU) ? CUDABLUR_N_ARGS_FULL : 0;
 }
 
 /* Texts that quote the registry and the engine's limits, built once. */
@@ -105,6 +107,9 @@ init (void)
   g_free (text);
 }
 
+static const gchar blurb[] =
+  N_("Gaussian blur on the GPU with CUDA, or on the CPU");
+
 void
 cudablur_procedure_install (GimpRunProc temporary)
 {
@@ -116,13 +121,8 @@ cudablur_procedure_install (GimpRunProc temporary)
   for (gsize i = 0; i < G_N_ELEMENTS (procs); i++)
     {
       const gchar *help = i ? cudablur_help_full : cudablur_help;
-      /* The menu entry belongs to the short procedure; the dialog sets
-       * every value either way. */
-      const gchar *menu = i || temporary ? NULL : N_("CUDA _Gaussian Blur...");
       if (temporary)
-        gimp_install_temp_proc (procs[i].name,
-                                N_("Gaussian blur on the GPU with CUDA, or "
-                                   "on the CPU"), help,
+        gimp_install_temp_proc (procs[i].name, blurb, help,
                                 "gimp-cudablur authors",
                                 "gimp-cudablur authors", "2026", NULL,
                                 "RGB*, GRAY*", GIMP_TEMPORARY,
@@ -130,13 +130,25 @@ cudablur_procedure_install (GimpRunProc temporary)
                                 cudablur_args, cudablur_return_vals,
                                 temporary);
       else
-        gimp_install_procedure (procs[i].name,
-                                N_("Gaussian blur on the GPU with CUDA, or "
-                                   "on the CPU"), help,
+        gimp_install_procedure (procs[i].name, blurb, help,
                                 "gimp-cudablur authors",
-                                "gimp-cudablur authors", "2026", menu,
+                                "gimp-cudablur authors", "2026", NULL,
                                 "RGB*, GRAY*", GIMP_PLUGIN, procs[i].n_args,
                                 CUDABLUR_N_RETURN_VALS, cudablur_args,
                                 cudablur_return_vals);
     }
+  if (temporary)
+    return;
+  gchar *menu_help = g_strconcat (
+    "Filters > Blur > CUDA Gaussian Blur: the dialog, Filters > Repeat and "
+    "Re-show. Scripts call " PLUG_IN_PROC " or " PLUG_IN_PROC_FULL
+    ", whose arguments this procedure takes too. ", cudablur_help_full,
+    NULL);
+  gimp_install_procedure (PLUG_IN_PROC_MENU, blurb, menu_help,
+                          "gimp-cudablur authors", "gimp-cudablur authors",
+                          "2026", N_("CUDA _Gaussian Blur..."),
+                          "RGB*, GRAY*", GIMP_PLUGIN, CUDABLUR_N_ARGS_FULL,
+                          CUDABLUR_N_RETURN_VALS, cudablur_args,
+                          cudablur_return_vals);
+  g_free (menu_help);
 }

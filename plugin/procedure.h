@@ -3,7 +3,8 @@
  * same and two more (edge mode, blur space); GIMP 2.10 does not fill in
  * missing trailing arguments, so the longer signature has a name of its
  * own.  Shared by the permanent procedures and the resident process's
- * temporary ones. */
+ * temporary ones; plug-in-cudablur-menu, the menu entry, takes the
+ * longer signature. */
 #ifndef CUDABLUR_PROCEDURE_H
 #define CUDABLUR_PROCEDURE_H
 
@@ -24,8 +25,9 @@ extern const gchar *cudablur_help, *cudablur_help_full;
 /* The number of arguments of our procedure of that name, 0 for others. */
 gint cudablur_n_args (const gchar *name);
 
-/* Installs both procedures: permanent (in query, temporary NULL; the short
- * one gets the menu entry) or as temporary ones run by `temporary`. */
+/* Installs both procedures: permanent (in query, temporary NULL, with the
+ * menu entry's procedure beside them) or as temporary ones run by
+ * `temporary`. */
 void cudablur_procedure_install (GimpRunProc temporary);
 
 /* One call of either procedure, in a process of its own (resident FALSE)

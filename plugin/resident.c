@@ -4,13 +4,23 @@
  * GIMP's procedure database keeps procedures of one name in a list,
  * newest first, so scripts calling them reach the resident process, which has
  * GEGL (babl) and CUDA started already: per call it saves the process
- * start, gegl_init (0.35-0.8 s on two cores) and CUDA's context (0.1-0.3
- * s).  What the resident does not take it answers with
- * GIMP_PDB_PASS_THROUGH, and GIMP calls the next procedure of the name:
- * the permanent one, a process of its own (the dialog runs there).  The
- * permanent procedure, reached through menus and Filters > Repeat,
- * forwards its non-interactive work to the resident when it runs, and
- * runs in its own process when it does not or when it crashed.
+ * start, gegl_init and CUDA's context.  What the resident does not take
+ * it answers with GIMP_PDB_PASS_THROUGH, and GIMP calls the next
+ * procedure of the name: the permanent one, a process of its own.
+ *
+ * The menu entry is a third permanent procedure, plug-in-cudablur-menu,
+ * that no temporary procedure shares its name with.  GIMP's filter history
+ * (Filters > Recently Used, Repeat, Re-show) holds the procedures run
+ * from menus, and when a temporary procedure goes away (GIMP quits, or
+ * the resident exits or dies) GIMP 2.10 removes it from that history by
+ * comparing names first and menu labels second; a temporary procedure has
+ * no menu label, so a history entry of the same name made GIMP compare
+ * with NULL and crash.  With names that differ the comparison ends at the
+ * name.  The temporary procedures carry no menu label either: one would
+ * give each an action of the permanent procedure's name, and removing it
+ * would remove the menu's.  The menu's procedure, run from the menu or
+ * Filters > Repeat, hands its work to the resident when it runs and does
+ * it itself when it does not or when it crashed; the dialog runs there.
  *
  * Set CUDABLUR_NO_RESIDENT to keep every call in a process of its own. */
 #include "config.h"
@@ -113,6 +123,9 @@ cudablur_forward (const gchar *name, gint nparams, const GimpParam *param,
                   GimpPDBStatusType *status, gint32 *device_used,
                   gchar **message)
 {
+  /* The menu's procedure takes plug-in-cudablur-full's arguments. */
+  if (!strcmp (name, PLUG_IN_PROC_MENU))
+    name = PLUG_IN_PROC_FULL;
   if (nparams != cudablur_n_args (name) || !resident_present (name))
     return FALSE;
   gint n = 0;

@@ -9,6 +9,9 @@
 
 #define PLUG_IN_PROC   "plug-in-cudablur"
 #define PLUG_IN_PROC_FULL "plug-in-cudablur-full"
+/* The menu entry's procedure: a name that no temporary procedure shares
+ * (plugin/resident.c says why), with plug-in-cudablur-full's arguments. */
+#define PLUG_IN_PROC_MENU "plug-in-cudablur-menu"
 #define PLUG_IN_BINARY "cudablur"
 #define PLUG_IN_ROLE   "gimp-cudablur"
 /* The Help button's pages: a help domain of our own, whose gimp-help.xml

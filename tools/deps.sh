@@ -4,7 +4,8 @@
 set -e
 PKGS="build-essential autoconf automake pkg-config gettext
       libgimp2.0-dev libgegl-dev libbabl-dev gimp
-      xvfb xauth xdotool xclip x11-apps imagemagick python3-skimage python3-pil
+      xvfb xauth xdotool xclip x11-apps x11-utils procps imagemagick
+      python3-skimage python3-pil
       locales"
 missing=
 for p in $PKGS; do

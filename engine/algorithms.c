@@ -33,35 +33,35 @@ static const row rows[GB_ALGO_COUNT] = {
       GB_USES_TAPS, 4.0, 0.0, 1 },
     NULL, 0 },
   [GB_ALGO_FIR] = {
-    { GB_ALGO_FIR, "fir", GB_N_ ("FIR (separable)"),
+    { GB_ALGO_FIR, "fir", GB_N_ ("Exact, small blurs (FIR)"),
       "separable FIR, taps to 3 sigma",
       GB_N_ ("Separable FIR filter: exact to 3 sigma; best for small "
              "standard deviations."),
       GB_USES_TAPS, 3.0, 0.0, 1 },
     gb_cpu_fir, 1 },
   [GB_ALGO_YVRG] = {
-    { GB_ALGO_YVRG, "yvrg", GB_N_ ("Young-van Vliet (recursive)"),
+    { GB_ALGO_YVRG, "yvrg", GB_N_ ("Fast (Young-van Vliet)"),
       "Young-van Vliet recursive",
       GB_N_ ("Young-van Vliet recursive filter: time independent of sigma; "
              "good up to sigma 100."),
       0, 4.0, GB_SIGMA_RECURSIVE_MIN, 1 },
     gb_cpu_recursive, 0 },
   [GB_ALGO_YVRG_TWO_WAY] = {
-    { GB_ALGO_YVRG_TWO_WAY, "yvrg-two-way", GB_N_ ("Young-van Vliet, two-way"),
+    { GB_ALGO_YVRG_TWO_WAY, "yvrg-two-way", GB_N_ ("Fastest on a GPU, approximate"),
       "two-way partitioned recursive",
       GB_N_ ("Two-way partitioned Young-van Vliet filter: faster on the GPU "
              "for small images, less accurate."),
       0, 4.0, GB_SIGMA_RECURSIVE_MIN, 1 },
     gb_cpu_recursive, 0 },
   [GB_ALGO_DERICHE] = {
-    { GB_ALGO_DERICHE, "deriche", GB_N_ ("Deriche (recursive)"),
+    { GB_ALGO_DERICHE, "deriche", GB_N_ ("Exact, large blurs (Deriche)"),
       "Deriche recursive",
       GB_N_ ("Deriche's recursive filter: time independent of sigma and "
              "accurate at any sigma; best for large standard deviations."),
       0, 4.0, GB_SIGMA_RECURSIVE_MIN, 1 },
     gb_cpu_recursive, 0 },
   [GB_ALGO_EDGE_EXACT] = {
-    { GB_ALGO_EDGE_EXACT, "edge-aware", GB_N_ ("Edge-aware (exact)"),
+    { GB_ALGO_EDGE_EXACT, "edge-aware", GB_N_ ("Keep edges (edge-aware)"),
       "domain transform, exact Algorithm A",
       GB_N_ ("Edge-aware blur by the domain transform, exact (Algorithm A): "
              "smooths detail but keeps edges whose colour difference is "
@@ -70,7 +70,7 @@ static const row rows[GB_ALGO_COUNT] = {
     gb_cpu_edge, 0 },
   [GB_ALGO_EDGE_PARTITIONED] = {
     { GB_ALGO_EDGE_PARTITIONED, "edge-aware-partitioned",
-      GB_N_ ("Edge-aware (partitioned)"),
+      GB_N_ ("Keep edges, faster (approximate)"),
       "edge-aware partitioned, Algorithm C",
       GB_N_ ("Edge-aware blur, partitioned into blocks that start from an "
              "estimate (Algorithm C): approximate at block boundaries."),

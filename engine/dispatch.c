@@ -152,8 +152,16 @@ want_gpu (const gb_params *p, int width, int height, int probe, gb_report *r)
   if (p->backend == GB_BACKEND_AUTO
       && (long) width * height < GB_GPU_MIN_PIXELS)
     {
-      say (r, "image smaller than %ld pixels is faster on the CPU",
-           GB_GPU_MIN_PIXELS);
+      /* Where asking costs nothing, a missing GPU is the better reason. */
+      if (gb_cuda_probe_is_cheap ()
+          && (st = gb_cuda_probe (name, sizeof name)) != GB_OK)
+        {
+          r->gpu_status = st;
+          say (r, "GPU not used: %s; ran on the CPU", name);
+        }
+      else
+        say (r, "images smaller than %ld pixels are faster on the CPU",
+             GB_GPU_MIN_PIXELS);
       return 0;
     }
   if (!probe)

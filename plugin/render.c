@@ -150,6 +150,16 @@ memory_available (void)
   return avail;
 }
 
+/* GIMP keeps a plug-in's progress in its status bar, with a Cancel
+ * button, until the plug-in ends it or its process exits; the resident
+ * never exits. */
+static void
+end_progress (gboolean shown)
+{
+  if (shown && !gimp_progress_end ())
+    g_warning ("CUDA Gaussian Blur: GIMP did not end the progress");
+}
+
 /* The engine reports from the calling thread; GIMP's progress is updated
  * at most every 1 %. */
 static int
@@ -242,6 +252,7 @@ cudablur_render_drawable (gint32 drawable_id, const CudablurVals *vals,
     {
       *message = g_strdup_printf (_("Blur failed: %s"),
                                   _(gb_status_message (st)));
+      end_progress (show_progress);
       return st == GB_ERR_CANCELLED ? GIMP_PDB_CANCEL
                                     : GIMP_PDB_EXECUTION_ERROR;
     }
@@ -255,10 +266,10 @@ cudablur_render_drawable (gint32 drawable_id, const CudablurVals *vals,
     {
       *message = g_strdup (_("GIMP could not apply the blurred pixels to "
                              "the drawable"));
+      end_progress (show_progress);
       return GIMP_PDB_EXECUTION_ERROR;
     }
   timing->merge = (g_get_monotonic_time () - t) / 1e6;
-  if (show_progress)
-    gimp_progress_update (1.0);
+  end_progress (show_progress);
   return GIMP_PDB_SUCCESS;
 }

@@ -1,8 +1,9 @@
 /* The dialog: a GimpDialog with the preview (preview.c), presets, the
  * algorithm, the standard deviations linked by a chain button, the
- * edge-aware parameters (shown only where they apply), the edge mode, the
- * blur space and the device.  No algorithm
- * code here: the preview blurs through the engine like the final render.
+ * edge-aware parameters (greyed out where they do not apply, so that no
+ * control moves), the edge mode, the blur space and the device.  No
+ * algorithm code here: the preview blurs through the engine like the
+ * final render.
  *
  * CUDABLUR_DIALOG_DUMP=FILE writes the dialog's mnemonics (keyval and
  * label, one per line) once it is shown, for the test that checks they
@@ -17,6 +18,7 @@
 #include <gdk/gdkkeysyms.h>
 
 #include "../plugin/dialog.h"
+#include "../plugin/paths.h"
 #include "../plugin/plugin-intl.h"
 #include "../plugin/presets.h"
 #include "preview.h"
@@ -38,6 +40,7 @@ typedef struct
   GtkObject *sx, *sy, *range, *iterations, *kappa;
   GtkWidget *chain;
   gboolean updating;   /* set while widgets are written from vals */
+  gboolean applying_preset;   /* set while a chosen preset is written */
 } Dialog;
 
 /* When each algorithm is best, from the registry (auto's tooltip quotes
@@ -51,16 +54,29 @@ algorithm_tip (gint a)
               : g_strdup ("");
 }
 
+/* The label stays as it is: GIMP's themes draw an insensitive label
+ * brighter, as if it were emphasised. */
 static void
-set_scale_visible (GtkObject *adj, gboolean visible)
+set_scale_sensitive (GtkObject *adj, gboolean sensitive)
 {
-  GtkWidget *w[3] = { GIMP_SCALE_ENTRY_LABEL (adj), GIMP_SCALE_ENTRY_SCALE (adj),
-                      GIMP_SCALE_ENTRY_SPINBUTTON (adj) };
-  for (int i = 0; i < 3; i++)
-    if (visible)
-      gtk_widget_show (w[i]);
-    else
-      gtk_widget_hide (w[i]);
+  gtk_widget_set_sensitive (GIMP_SCALE_ENTRY_SCALE (adj), sensitive);
+  gtk_widget_set_sensitive (GIMP_SCALE_ENTRY_SPINBUTTON (adj), sensitive);
+}
+
+/* The preset box shows a name only while the values are that preset's:
+ * after any other change it goes back to its placeholder, so that
+ * choosing the preset again applies it again. */
+static void
+forget_preset (Dialog *d)
+{
+  if (!d->presets
+      || gtk_combo_box_get_active (GTK_COMBO_BOX (d->presets)) <= 0)
+    return;
+  const gboolean was = d->updating;
+  d->updating = TRUE;
+  gtk_combo_box_set_active (GTK_COMBO_BOX (d->presets), 0);
+  gtk_widget_set_sensitive (d->delete_preset, FALSE);
+  d->updating = was;
 }
 
 static void
@@ -68,9 +84,9 @@ show_applicable (Dialog *d)
 {
   const gb_algorithm_info *info = gb_algorithm_get (d->vals->algorithm);
   const unsigned uses = info ? info->uses : 0;
-  set_scale_visible (d->range, uses & GB_USES_RANGE_SIGMA);
-  set_scale_visible (d->iterations, uses & GB_USES_ITERATIONS);
-  set_scale_visible (d->kappa, uses & GB_USES_KAPPA);
+  set_scale_sensitive (d->range, uses & GB_USES_RANGE_SIGMA);
+  set_scale_sensitive (d->iterations, uses & GB_USES_ITERATIONS);
+  set_scale_sensitive (d->kappa, uses & GB_USES_KAPPA);
   gchar *tip = algorithm_tip (d->vals->algorithm);
   gimp_help_set_help_data (d->algorithm, tip, NULL);
   g_free (tip);
@@ -82,6 +98,8 @@ values_changed (Dialog *d)
   if (d->updating)
     return;
   show_applicable (d);
+  if (!d->applying_preset)
+    forget_preset (d);
   if (d->preview)
     cudablur_preview_invalidate (d->preview);
 }
@@ -200,15 +218,24 @@ device_combo (gboolean *cuda_ok)
   return combo;
 }
 
+/* Typed letters would otherwise be read as 0 when the field is left. */
+static GtkObject *
+numeric (GtkObject *adj)
+{
+  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (GIMP_SCALE_ENTRY_SPINBUTTON (adj)),
+                               TRUE);
+  return adj;
+}
+
 static GtkObject *
 scale (GtkTable *table, gint row, const gchar *label, gdouble value,
        gdouble lower, gdouble upper, gdouble max, guint digits,
        const gchar *tip)
 {
   /* Spin buttons wide enough for "1500.00". */
-  return gimp_scale_entry_new (table, 0, row, label, 200, 8, value, lower,
-                               upper, 1.0, 10.0, digits, FALSE, lower, max,
-                               tip, NULL);
+  return numeric (gimp_scale_entry_new (table, 0, row, label, 200, 8, value,
+                                        lower, upper, 1.0, 10.0, digits,
+                                        FALSE, lower, max, tip, NULL));
 }
 
 /* A standard deviation: the slider spans every sigma the engine takes, on
@@ -222,7 +249,32 @@ sigma_scale (GtkTable *table, gint row, const gchar *label, gdouble value,
                                          0.0, GB_SIGMA_MAX, 0.1, 1.0, 2,
                                          TRUE, 0.0, 0.0, tip, NULL);
   gimp_scale_entry_set_logarithmic (adj, TRUE);
-  return adj;
+  return numeric (adj);
+}
+
+/* Each entry of the open list gets its algorithm's tooltip: the labels
+ * say what each is for, the tooltips how it works.  GTK 2 gives a combo
+ * box's entries no tooltips of their own; in its menu form (GIMP's) the
+ * popup is a menu whose items are the entries, in order. */
+static void
+algorithm_item_tips (GtkComboBox *combo, GParamSpec *pspec, gpointer data)
+{
+  (void) pspec;
+  (void) data;
+  AtkObject *popup = gtk_combo_box_get_popup_accessible (combo);
+  GtkWidget *menu = GTK_IS_ACCESSIBLE (popup)
+    ? gtk_accessible_get_widget (GTK_ACCESSIBLE (popup)) : NULL;
+  if (!GTK_IS_MENU (menu))
+    return;
+  GList *items = gtk_container_get_children (GTK_CONTAINER (menu));
+  gint i = 0;
+  for (GList *l = items; l; l = l->next, i++)
+    {
+      gchar *tip = algorithm_tip (i);
+      gtk_widget_set_tooltip_text (l->data, tip);
+      g_free (tip);
+    }
+  g_list_free (items);
 }
 
 static GtkWidget *
@@ -240,6 +292,8 @@ algorithm_combo (void)
   GtkWidget *combo = gimp_int_combo_box_new_array (0, NULL);
   gtk_combo_box_set_model (GTK_COMBO_BOX (combo), GTK_TREE_MODEL (algorithms));
   g_object_unref (algorithms);
+  g_signal_connect (combo, "notify::popup-shown",
+                    G_CALLBACK (algorithm_item_tips), NULL);
   return combo;
 }
 
@@ -305,7 +359,11 @@ preset_chosen (GtkComboBox *combo, Dialog *d)
   const gboolean real = gtk_combo_box_get_active (combo) > 0;
   gtk_widget_set_sensitive (d->delete_preset, real);
   if (real && name && cudablur_preset_load (name, d->vals))
-    write_widgets (d);
+    {
+      d->applying_preset = TRUE;
+      write_widgets (d);
+      d->applying_preset = FALSE;
+    }
   g_free (name);
 }
 
@@ -395,6 +453,36 @@ presets_row (Dialog *d)
   return box;
 }
 
+/* Help goes through GIMP's help system, which opens our help domain's
+ * page with the web browser GIO knows for HTML.  Where there is none,
+ * GIMP would only report a calling error of plug-in-web-browser: say
+ * where the page is instead. */
+static void
+help_func (const gchar *help_id, gpointer help_data)
+{
+  GAppInfo *browser = g_app_info_get_default_for_type ("text/html", FALSE);
+  if (browser)
+    {
+      g_object_unref (browser);
+      gimp_standard_help_func (help_id, help_data);
+      return;
+    }
+  gchar *page = g_build_filename (cudablur_help_dir (), "en", "index.html",
+                                  NULL);
+  GtkWidget *m = gtk_message_dialog_new (NULL, GTK_DIALOG_MODAL,
+                                         GTK_MESSAGE_INFO, GTK_BUTTONS_CLOSE,
+                                         _("No web browser is set up to show "
+                                           "the help page."));
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (m),
+                                            _("Open %s in a browser, or read "
+                                              "the tooltips: each control "
+                                              "has one."), page);
+  gtk_window_set_title (GTK_WINDOW (m), _("CUDA Gaussian Blur"));
+  gtk_dialog_run (GTK_DIALOG (m));
+  gtk_widget_destroy (m);
+  g_free (page);
+}
+
 gboolean
 cudablur_dialog (gint32 drawable_id, CudablurVals *vals)
 {
@@ -403,8 +491,7 @@ cudablur_dialog (gint32 drawable_id, CudablurVals *vals)
 
   gimp_ui_init (PLUG_IN_BINARY, TRUE);
   GtkWidget *dialog = gimp_dialog_new (_("CUDA Gaussian Blur"), PLUG_IN_ROLE,
-                                       NULL, 0, gimp_standard_help_func,
-                                       PLUG_IN_HELP,
+                                       NULL, 0, help_func, PLUG_IN_HELP,
                                        GIMP_STOCK_RESET, 1,
                                        GTK_STOCK_CANCEL, GTK_RESPONSE_CANCEL,
                                        GTK_STOCK_OK, GTK_RESPONSE_OK, NULL);
@@ -453,25 +540,28 @@ cudablur_dialog (gint32 drawable_id, CudablurVals *vals)
                            NULL);
   gtk_table_attach (GTK_TABLE (table), d.chain, 3, 4, 2, 4, GTK_SHRINK,
                     GTK_FILL, 0, 0);
-  d.range = scale (GTK_TABLE (table), 4, _("Ra_nge sigma:"),
+  d.range = scale (GTK_TABLE (table), 4, _("Edge co_ntrast:"),
                    vals->range_sigma, 1.0, 255.0, DIALOG_RANGE_SIGMA_MAX, 1,
-                   _("Colour differences well above this (0-255 scale) stop "
-                     "the blur: edges stay sharp"));
+                   _("The range sigma: colour differences well above this "
+                     "(0-255 scale) stop the blur, so edges stay sharp. "
+                     "Edge-aware algorithms only."));
   d.iterations = scale (GTK_TABLE (table), 5, _("_Iterations:"),
                         vals->iterations, 1.0, GB_ITERATIONS_MAX,
                         GB_ITERATIONS_MAX, 0,
                         _("Horizontal and vertical passes of the edge-aware "
-                          "filter"));
-  d.kappa = scale (GTK_TABLE (table), 6, _("_Kappa:"), vals->kappa, 0.0,
-                   GB_KAPPA_MAX, GB_KAPPA_MAX, 1,
-                   _("How far blocks look beyond their boundary, in units of "
-                     "sigma"));
+                          "filter: more passes, fewer streaks. Edge-aware "
+                          "algorithms only."));
+  d.kappa = scale (GTK_TABLE (table), 6, _("Bloc_k overlap:"), vals->kappa,
+                   0.0, GB_KAPPA_MAX, GB_KAPPA_MAX, 1,
+                   _("Kappa: how far each block looks beyond its boundary, "
+                     "in units of sigma; more is slower and closer to the "
+                     "exact result. Partitioned edge-aware only."));
   gboolean cuda_ok;
   d.device = device_combo (&cuda_ok);
   /* A stored "cuda" where there is none shows what will run: Automatic. */
   if (vals->device == GB_BACKEND_CUDA && !cuda_ok)
     vals->device = GB_BACKEND_AUTO;
-  d.border = gimp_int_combo_box_new (_("Clamp: the edge pixels repeat"),
+  d.border = gimp_int_combo_box_new (_("Repeat the edge pixels"),
                                      GB_BORDER_CLAMP,
                                      _("None: transparent"), GB_BORDER_NONE,
                                      _("Black"), GB_BORDER_BLACK,
@@ -482,8 +572,7 @@ cudablur_dialog (gint32 drawable_id, CudablurVals *vals)
   gimp_table_attach_aligned (GTK_TABLE (table), 0, 7, _("_Edges:"), 0.0, 0.5,
                              d.border, 2, FALSE);
   d.space = gimp_int_combo_box_new (_("Linear light"), 0,
-                                    _("Perceptual (like GIMP's Gaussian Blur "
-                                      "on 8-bit images)"), 1, NULL);
+                                    _("Perceptual"), 1, NULL);
   gimp_help_set_help_data (d.space, _("Linear light mixes colours as light "
                                       "does (no dark fringes between "
                                       "colours); perceptual blurs the "
@@ -529,7 +618,7 @@ cudablur_dialog (gint32 drawable_id, CudablurVals *vals)
     {
       cudablur_vals_defaults (&defaults);
       *vals = defaults;
-      write_widgets (&d);
+      write_widgets (&d);   /* and the preset box back to its placeholder */
     }
   /* The preview's worker stops (a running blur is cancelled) before the
    * caller renders. */

@@ -210,6 +210,10 @@ show_result_status (CudablurPreview *p, const pv_job *j)
                             _(gb_status_message (j->status)));
   else if (!preview_on (p))
     text = g_strdup (_("Preview off"));
+  else if (!(j->vals.std_dev_x >= GB_SIGMA_IDENTITY)
+           && !(j->vals.std_dev_y >= GB_SIGMA_IDENTITY))
+    text = g_strdup_printf (_("Standard deviations below %g leave the image "
+                              "as it is"), GB_SIGMA_IDENTITY);
   else
     {
       const gb_algorithm_info *info = gb_algorithm_get (j->report.algorithm_used);
@@ -221,7 +225,7 @@ show_result_status (CudablurPreview *p, const pv_job *j)
                            j->report.threads_used);
       gchar *time = ms < 1000.0 ? g_strdup_printf (_("%.0f ms"), ms)
                                 : g_strdup_printf (_("%.1f s"), ms / 1000.0);
-      /* TRANSLATORS: "Preview in 12 ms: Deriche (recursive) on the GPU"
+      /* TRANSLATORS: "Preview in 12 ms: Exact, large blurs (Deriche) on the GPU"
        * (the time first: a narrow dialog cuts the end off) */
       text = g_strdup_printf (_("Preview in %s: %s on %s"), time,
                               info ? _(info->label) : "", where);
@@ -674,8 +678,12 @@ cudablur_preview_new (gint32 drawable_id, const CudablurVals *vals,
   gtk_table_attach (GTK_TABLE (table), frame, 0, 1, 0, 1,
                     GTK_EXPAND | GTK_FILL, GTK_EXPAND | GTK_FILL, 0, 0);
   p->area = gimp_preview_area_new ();
-  /* A starting size in the bounds' shape; the dialog may grow it. */
-  const gint side = 400;
+  /* A starting size in the bounds' shape; the dialog may grow it.  The
+   * controls below take about 420 pixels: on a small screen the preview
+   * gives way so that the dialog fits. */
+  GdkScreen *screen = gdk_screen_get_default ();
+  const gint screen_height = screen ? gdk_screen_get_height (screen) : 1024;
+  const gint side = CLAMP (screen_height - 520, 200, 400);
   gtk_widget_set_size_request (p->area,
                                w >= h ? side : MAX (side * w / h, 160),
                                h >= w ? side : MAX (side * h / w, 160));
@@ -690,6 +698,10 @@ cudablur_preview_new (gint32 drawable_id, const CudablurVals *vals,
                     GTK_EXPAND | GTK_FILL, GTK_FILL, 0, 0);
   gtk_table_attach (GTK_TABLE (table), p->vscroll, 1, 2, 0, 1, GTK_FILL,
                     GTK_EXPAND | GTK_FILL, 0, 0);
+  /* Shown by update_scrollbars only when the view is larger than the
+   * area: a first allocation without them gives the fit zoom at once. */
+  gtk_widget_set_no_show_all (p->hscroll, TRUE);
+  gtk_widget_set_no_show_all (p->vscroll, TRUE);
 
   GtkWidget *bar = gtk_hbox_new (FALSE, 2);
   gtk_box_pack_start (GTK_BOX (p->box), bar, FALSE, FALSE, 0);

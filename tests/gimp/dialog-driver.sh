@@ -105,6 +105,20 @@ EOF
               (plug-in-cudablur-test-verify-full RUN-NONINTERACTIVE img d
                 \"$snap\" 0 9.5 9.5 4 \"preset applied\" 2 1)
               (gimp-quit 1))" ;;
+  fits)
+    # A 440 x 440 selection on a 1024 x 768 screen, in German (the longest
+    # labels): the dialog must fit the screen.
+    export LANGUAGE=de LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8
+    title="CUDA-Gaußscher Weichzeichner"
+    script="(let* ((sq (car (gimp-image-new 1000 1000 RGB)))
+                   (layer (car (gimp-layer-new sq 1000 1000 RGB-IMAGE \"plasma\" 100
+                                               LAYER-MODE-NORMAL))))
+              (gimp-image-insert-layer sq layer 0 0)
+              (plug-in-plasma RUN-NONINTERACTIVE sq layer 20261127 2.5)
+              (gimp-image-select-rectangle sq CHANNEL-OP-REPLACE 100 100 440 440)
+              (gimp-display-new sq)
+              (plug-in-cudablur RUN-INTERACTIVE sq layer 0 5.0 5.0 50.0 2 2.0 0)
+              (gimp-quit 1))" ;;
   responsive)
     # Edge-aware, sigma 200, 10 iterations, on the CPU: at 1:1 the preview
     # blurs about 2000 x 1900 pixels for seconds.  The dialog opens with
@@ -197,6 +211,13 @@ case $case in
   presets)
     step alt+p Down
     shot chosen
+    # Another sigma, then the same preset again: it applies again.
+    xdotool key --clearmodifiers alt+x ctrl+a
+    xdotool type --delay 50 3
+    xdotool key Tab
+    sleep 1
+    step alt+p Down
+    shot chosen-again
     # Save: the button after the list, then a name in GIMP's query box
     # (no window manager here: focus goes where it is sent).
     main=$win
@@ -328,6 +349,17 @@ case $case in
     else
       fail "the dialog did not close during a long preview"
     fi ;;
+  fits)
+    sleep 2
+    eval "$(xdotool getwindowgeometry --shell "$win")"
+    screen=$(xdpyinfo 2>/dev/null | awk '/dimensions:/ { print $2 }')
+    shot fits
+    if [ "$WIDTH" -le 1024 ] && [ "$HEIGHT" -le 740 ]; then
+      pass "the dialog is ${WIDTH}x${HEIGHT} on a ${screen:-1024x768} screen"
+    else
+      fail "the dialog is ${WIDTH}x${HEIGHT}, larger than a ${screen:-1024x768} screen allows"
+    fi
+    xdotool key Escape ;;
   *)
     xdotool key Escape ;;
 esac

@@ -15,6 +15,8 @@
 #                600x400 photograph, a 3000x2000 image and the photograph
 #                with an elliptical selection: each preview within 35 dB
 #                PSNR of the final result at its scale;
+#   fits       - German, a 440 x 440 selection on a 1024 x 768 screen:
+#                the dialog fits;
 #   responsive - during a long 1:1 preview a typed digit reaches the sigma
 #                field within 0.3 s, and Cancel stops the render.
 # Every case also checks that the dialog's mnemonics are all different.
@@ -36,9 +38,11 @@ driver=$(cd "$srcdir/tests/gimp" && pwd)/dialog-driver.sh
 : > "$CUDABLUR_TEST_LOG"
 
 fail=0
-for case in ${CUDABLUR_DIALOG_CASES:-ok cancel de fr es help presets preview responsive}; do
+for case in ${CUDABLUR_DIALOG_CASES:-ok cancel de fr es help presets preview fits responsive}; do
   echo "--- case $case"
-  if ! timeout 1500 xvfb-run -a -s "-screen 0 1280x1024x24" \
+  screen=1280x1024x24
+  [ "$case" = fits ] && screen=1024x768x24
+  if ! timeout 1500 xvfb-run -a -s "-screen 0 $screen" \
          sh "$driver" "$case" >"$tmp/$case.out" 2>&1; then
     echo "FAIL: case $case did not finish"
     fail=1
@@ -51,7 +55,7 @@ for want in "PASS: dialog OK" "PASS: undo" "PASS: cancel" \
             "PASS: presets: the preset" "PASS: preview fidelity coffee" \
             "PASS: preview fidelity plasma" \
             "PASS: preview fidelity coffee in an elliptical selection" \
-            "PASS: responsive: a digit"; do
+            "PASS: responsive: a digit" "PASS: fits: the dialog is"; do
   case " ${CUDABLUR_DIALOG_CASES:-all} " in
     *" all "*) ;;
     *) continue ;;   # a subset of the cases was asked for

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Generates configure and the Makefile templates from a git checkout.
 set -e
 cd "$(dirname "$0")"

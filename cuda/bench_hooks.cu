@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Benchmark hooks for tests/bench.c: kernel-only times of one blur of an
  * image already on the device, and of a device-to-device copy, by CUDA
  * events.  Not used by the plug-in. */

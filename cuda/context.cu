@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The CUDA context kept between calls: device choice, streams, device
  * buffers, pinned staging and the conversion tables on the device, error
  * mapping and fault injection.  Never exits; every CUDA call is checked

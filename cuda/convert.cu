@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Native formats to and from the work format on the GPU: one thread per
  * pixel around the per-pixel conversions of engine/convert_pixel.h, the
  * very code the CPU runs, with the tables copied to the device once per

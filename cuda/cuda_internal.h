@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Internals shared by the CUDA host layer and the kernel launchers. */
 #ifndef GB_CUDA_INTERNAL_H
 #define GB_CUDA_INTERNAL_H

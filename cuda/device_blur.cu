@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A blur of an image already on the device, whatever the algorithm: the
  * one dispatch that the float and native pipelines and the benchmark
  * hooks share. */

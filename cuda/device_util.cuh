@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Device helpers shared by the kernel files (CUDA C++ only). */
 #ifndef GB_DEVICE_UTIL_CUH
 #define GB_DEVICE_UTIL_CUH

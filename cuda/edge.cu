@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Edge-aware recursive Gaussian on the GPU (Algorithms A and C).
  *
  * The domain transform's spacings are computed once per call (rows' spacings

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Fault injection for tests: GB_CUDA_FAULT=probe|alloc|launch|copy makes
  * that step of the CUDA backend fail, so each fallback path can be proved.
  * On a machine without a GPU, alloc/launch/copy faults make the backend

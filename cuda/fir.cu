@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Separable FIR on the GPU.
  *
  * Every kernel computes N outputs per thread along the filter direction

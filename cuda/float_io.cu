@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The float pipeline: host float images to the device and back.  Uploads
  * in bands while the horizontal FIR of earlier bands runs, downloads bands
  * while later ones are filtered, copies between pageable and pinned memory

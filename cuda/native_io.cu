@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The native pipeline: the caller's pixels cross PCIe in their own format.
  *   read:   the caller fills a ring of pinned bands (GB_RING_SLOTS of
  *           GB_RING_SLOT_BYTES, kept between calls), each band uploaded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Recursive Gaussian filters on the GPU: Young-van Vliet and Deriche one
  * line per thread, and the two-way partitioned Young-van Vliet (three
  * threads per line: two half-lines and the centre pixel, as in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Exact block-parallel recursive Gaussians on the GPU (Nehab, Maximo,
  * Lima and Hoppe 2011): Young-van Vliet and Deriche with every line cut
  * into blocks of GB_BLOCK_LEN_* samples.  Per axis:

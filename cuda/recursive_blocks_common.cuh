@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The parts of the exact block-parallel recursive Gaussians
  * (recursive_blocks.cu says how they work) that its tiled kernels and
  * its fused kernel (recursive_blocks_fused.cuh) share: the filters'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The exact block-parallel recursive Gaussians' fused kernel: short
  * lines, one kernel an axis.  Kernel code in an anonymous namespace:
  * included by recursive_blocks.cu only. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The CUDA backend of a build without nvcc: it says so, and the
  * dispatcher runs everything on the CPU.  Under fault injection it plays a
  * simulated device that fails the way GB_CUDA_FAULT asks, so that the

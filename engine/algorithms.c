@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The algorithm registry: one row per algorithm, everything about it that
  * is not its implementation.  Adding an algorithm: its enum value in
  * gblur.h, a row here, its CPU filter, its CUDA kernels with their case in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The algorithm registry's engine-internal part: each algorithm's CPU
  * entry (the rest of its row is public, gb_algorithm_info, or asked by
  * both backends: gb_algorithm_banded in backend.h). */

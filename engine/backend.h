@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The GPU backend as the engine sees it: the interface the engine owns and
  * cuda/ implements (cuda/stub.c in a build without nvcc).  Which
  * algorithms it runs is the registry's gpu field. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A few large buffers kept between calls (see big_alloc.h). */
 #define _DEFAULT_SOURCE
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Large buffers (whole work images) for the engine, kept between calls.
  * Fresh memory costs page faults and zeroing when first touched: about
  * 50 ms per 100 MB on a two-core machine, as much as the blur itself.  A

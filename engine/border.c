@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Borders other than the replicated edge (border.h). */
 #include <stdlib.h>
 #include <string.h>

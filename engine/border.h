@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Borders other than the replicated edge (gb_params.border): the image is
  * framed by one pixel of the border colour and blurred with replicated
  * borders, which repeat the frame's colour forever; the frame is cropped

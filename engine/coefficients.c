@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Filter coefficients shared by the CPU and CUDA backends: one truth.
  * FIR taps, Young-van Vliet with its Triggs-Sdika boundary matrix, and
  * Deriche. */

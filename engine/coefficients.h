@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Filter coefficients shared by the CPU and CUDA backends, computed once
  * per call on the host in double precision: FIR taps and their
  * normalisation, the recursive filters' constants, the edge-aware

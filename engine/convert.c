@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Native formats to and from the work format on the CPU: the lookup
  * tables (built once, shared with the CUDA backend) and row loops on all
  * cores around the per-pixel conversions of convert_pixel.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Conversions between native formats and the work format, internal to
  * the engine and the CUDA backend. */
 #ifndef GB_CONVERT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One pixel between a native format and the work format (linear light,
  * colour premultiplied by alpha, float), as babl converts it.  Shared by
  * the CPU's row loops (engine/convert.c) and the CUDA kernels

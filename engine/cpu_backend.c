@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The CPU backend's entry: a resolved algorithm to its filter, through the
  * registry. */
 #include "algorithms.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The CPU backend, internal to the engine. */
 #ifndef GB_CPU_BACKEND_H
 #define GB_CPU_BACKEND_H

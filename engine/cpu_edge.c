@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Edge-aware recursive Gaussian on the CPU: the domain transform (Eqs. 1-2
  * of the edge-aware paper) and the complex non-uniform recursion (Eq. 4),
  * causal and anticausal parts computed separately and summed, horizontal

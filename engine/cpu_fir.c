@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Separable FIR on the CPU: a horizontal pass over padded rows and a
  * vertical pass over blocks of columns, both in place and both written as
  * "row += tap * row" loops over contiguous floats so that the compiler

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Recursive Gaussian filters on the CPU: Young-van Vliet, the two-way
  * partitioned Young-van Vliet, and Deriche.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gb_blur: validates, normalises tiny sigmas, decides the backend before
  * touching CUDA, resolves auto per backend, runs each axis with an
  * algorithm valid at its sigma, and falls back from a failed GPU run to

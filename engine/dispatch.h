@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The dispatcher's decisions, shared by gb_blur (float images) and
  * gb_blur_native (native formats).  Internal to the engine. */
 #ifndef GB_DISPATCH_H

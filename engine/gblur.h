@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gimp-cudablur engine: the one public header.
  *
  * The engine blurs float32 images with 1-4 interleaved channels on the CPU or,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gb_blur_native: a blur of pixels in the caller's own format, read and
  * written in bands through callbacks.
  *   CPU: bands are decoded on all cores into one work image, which is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Parameter defaults, validation and the automatic algorithm choice. */
 #include <math.h>
 #include <stdint.h>

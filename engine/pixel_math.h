@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Per-pixel maths that the CPU backend and the CUDA kernels must share
  * exactly: one definition, compiled by gcc as static inline functions and
  * by nvcc as __host__ __device__ ones. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Worker threads pull item indices from one atomic counter; the calling
  * thread works too and is the only one that calls the progress callback,
  * since GIMP's progress functions are not thread-safe. */

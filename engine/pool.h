@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A parallel-for over work items on all cores, with progress and cancel
  * reported from the calling thread only. */
 #ifndef GB_POOL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Block-parallel recursive filtering (Nehab, Maximo, Lima and Hoppe,
  * "GPU-efficient recursive filtering and summed-area tables", 2011),
  * exact: a line is cut into blocks that are filtered in parallel from zero

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Human-readable names and messages for the engine's enums. */
 #include "gblur.h"
 

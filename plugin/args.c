@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The checks of a non-interactive call's values. */
 #include "config.h"
 

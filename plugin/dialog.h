@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The plug-in's dialog as the run modes need it: declared here, in the
  * layer that calls it, and implemented in ui/ (which includes plugin/
  * headers; nothing in plugin/ includes ui/). */

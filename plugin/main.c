@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plug-in-cudablur: registration in the PDB, run modes, argument and
  * drawable checks, last values.
  *

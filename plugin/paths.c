@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The plug-in's data folders, found beside the executable (paths.h). */
 #include "config.h"
 

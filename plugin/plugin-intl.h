@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* gettext for the plug-in and its dialog: every user-visible string goes
  * through _() (translated now) or N_() (marked, translated where used). */
 #ifndef CUDABLUR_INTL_H

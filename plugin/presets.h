@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Named settings the user saves and recalls in the dialog, kept in the
  * GIMP profile (a key file, cudablur-presets, one group per name, the
  * keys of the last values). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Figures in kB from Linux's /proc text files: the plug-in's memory check
  * (render.c), its timing report (timing.c) and the test helper's limits. */
 #include "config.h"

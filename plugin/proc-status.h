@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Figures in kB from Linux's /proc text files (status, meminfo). */
 #ifndef CUDABLUR_PROC_STATUS_H
 #define CUDABLUR_PROC_STATUS_H

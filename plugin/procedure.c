@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The PDB procedures: their arguments and help, built once from the
  * algorithm registry and the engine's limits, and their installation as
  * permanent procedures (query) or as the resident process's temporary

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The PDB procedures (plugin/procedure.c): plug-in-cudablur, with the
  * arguments scripts have always passed, and plug-in-cudablur-full, the
  * same and two more (edge mode, blur space); GIMP 2.10 does not fill in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The render path: the selection's bounds plus the blur's reach, read and
  * written in bands through the engine's native pipeline, into the shadow
  * buffer, merged as one undo step.

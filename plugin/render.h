@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The render path: a drawable's selected part blurred and merged. */
 #ifndef CUDABLUR_RENDER_H
 #define CUDABLUR_RENDER_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The resident process.  GIMP starts every extension without arguments
  * when a session starts, batch sessions included; ours installs temporary
  * procedures under the names plug-in-cudablur and plug-in-cudablur-full.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The resident process that serves script calls (plugin/resident.c). */
 #ifndef CUDABLUR_RESIDENT_H
 #define CUDABLUR_RESIDENT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* CUDABLUR_TIMING: where one call's time went, as key=value pairs on
  * stderr (tools/bench-gimp.sh parses them). */
 #include "config.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* CUDABLUR_TIMING=1: one line per render on stderr with the time of each
  * stage, for `make bench-gimp` and for anyone who wants to see where a
  * call's time goes. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The procedure's values: defaults, conversion to engine parameters, and
  * the last values, kept for this session (gimp_set_data, what
  * RUN-WITH-LAST-VALS and Filters > Repeat read) and across sessions (a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The procedure's values: what a call, the dialog and the last values
  * share, their defaults, checks and storage. */
 #ifndef CUDABLUR_VALUES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* make bench: times every algorithm and backend on RGBA float images and,
  * in the same run, its peers: a device-to-device copy of the image (the
  * memory floor), NPP's nppiFilterGaussAdvancedBorder_32f_C4R where NPP is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The exact Gaussian for accuracy tests and the PSNR table: a separable
  * double-precision convolution with the untruncated (6 sigma) normalised
  * kernel and replicated (or constant) borders, and PSNR on an 8-bit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* make kappa-table: the edge-aware paper's Fig. 6 as a table.  MSE (8-bit
  * perceptual units^2) against Algorithm A of Algorithm D (every block of
  * about 32 pixels approximated in every direction) and of Algorithm C (8

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Test plumbing for gb_blur_native (native_util.h). */
 #include <math.h>
 #include <stdio.h>

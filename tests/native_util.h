@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Test plumbing for gb_blur_native: an in-memory caller that checks the
  * callback contract, random native pixels, format names. */
 #ifndef GB_NATIVE_UTIL_H

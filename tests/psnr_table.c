@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* make psnr-table: the shape of the two-way paper's Table 2 (PSNR between
  * one-way YvV, two-way YvV and the "basic" FIR with window N = 2 sigma, on
  * grey images of 512x512, 1280x720 and 1920x1080), first with the paper's

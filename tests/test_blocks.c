@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The block-parallel recursive filters' stages (engine/recursive_blocks.h,
  * which the GPU kernels run on lines staged in shared memory) run here on
  * the CPU, block by block: partials, carries, finals.  Each line must

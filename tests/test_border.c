@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Borders (gb_params.border) for every algorithm on the CPU:
  *   - the Gaussian filters against the exact Gaussian extended by the
  *     border colour (double precision, written here independently): the

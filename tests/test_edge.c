@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The edge-aware filter on the CPU: constant images stay constant; with a
  * huge range sigma it is a plain Gaussian (>= 40 dB against the exact
  * one); a hard edge of contrast 200 keeps >= 90 % of it at sigma 50, range

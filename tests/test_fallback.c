@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Each GPU failure (no device, allocation, launch, copy) falls back to the
  * CPU and gives the CPU's exact output; after repeated failures the GPU is
  * no longer tried.  Faults come from GB_CUDA_FAULT; on a machine without a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The CPU FIR against an independent double-precision 2-D convolution on
  * random and real images, every channel count, odd sizes and strides. */
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Golden outputs: every algorithm's CPU result for fixed inputs, pinned
  * as a hash of the output's bits (and its sum and sum of squares), so a
  * refactoring that changes any result by one bit fails here.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The CUDA backend against the CPU backend (float pipeline): every
  * algorithm, sizes, channels, sigmas, both tap modes, strides, in place,
  * multi-band pipelines, borders, perceptual data.  Exits 77 (skipped)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The native pipeline on the GPU against the same on the CPU: every
  * sample type, curve and channel count, an output rectangle inside the
  * area, the first run cold (CUDA starting while the area is read) and the

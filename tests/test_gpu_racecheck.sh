@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The recursive blocks' fused kernel in thread-block clusters (Hopper)
 # under compute-sanitizer's racecheck: a cluster's thread blocks store
 # their partial states into the first one's shared memory, which they may

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # test_gpu as on a device whose thread blocks may have only 64 KB of shared
 # memory (Turing): the FIR's horizontal pass takes its smaller chunks, RGBA
 # fuses only to radius 8, and the recursive blocks' fused kernel takes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Invalid input returns its own status and writes nothing; parameters are
  * checked for the algorithms the registry says use them; the status
  * messages quote the limits the checks use. */

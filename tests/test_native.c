@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Native formats and gb_blur_native on the CPU:
  *   - decoding every 8- and 16-bit code equals the sRGB formula evaluated
  *     here in double; encoding rounds to the nearest code (checked against

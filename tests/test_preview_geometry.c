@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The preview's geometry (ui/preview-geometry.c): the visible part stays
  * inside the selection's bounds and the widget, the scaled rectangles
  * line up with GEGL's scaled coordinates, the halo reaches as far as the

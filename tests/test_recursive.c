@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Young-van Vliet, two-way and Deriche on the CPU against the exact
  * Gaussian (double precision, replicated borders) on real photographs, at
  * PSNR floors; constant images; odd sizes; poisoned outputs. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Every sigma and range sigma the engine accepts gives a finite result that
  * conserves mass:
  *   - sigmas too small to move a pixel (below GB_SIGMA_IDENTITY, down to

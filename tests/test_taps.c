@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* FIR taps: incremental (forward quotients) against direct evaluation,
  * normalisation and the documented radius. */
 #include <math.h>

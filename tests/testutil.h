@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Helpers shared by the engine tests and the benchmark: images, random
  * data, poisoning, an independent double-precision reference and checks. */
 #ifndef GB_TESTUTIL_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Turns a bench-gimp log into a Markdown table: one row per (image, call,
 # algorithm, sigma, device), the median of its calls, the ratio to GIMP's
 # own filter at the same image and sigma, and the medians of the stages

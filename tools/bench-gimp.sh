@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The whole call in real GIMP 2.10, as a user or a script waits for it:
 # plug-in-cudablur against GIMP's own Gaussian blur in the same session.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Blurs image files through GIMP in batch mode with plug-in-cudablur, all
 # of them in one GIMP start.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Installs, on Debian 12, whatever the build, the plug-in and the tests need
 # and is missing.  Runs apt-get only when something is missing.
 set -e

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Set-up on Debian 12: installs what is missing, builds in _build/,
 # installs the plug-in into your GIMP 2.10 plug-in folder (or
 # $GIMP2_DIRECTORY/plug-ins when that is set) and runs the main job: a

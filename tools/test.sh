@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The whole test suite, as CI runs it (through .ci/run): installs what is
 # missing, then
 #   1. the normal build (the CUDA backend too when nvcc is found): every

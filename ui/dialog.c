@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The dialog: a GimpDialog with the preview (preview.c), presets, the
  * algorithm, the standard deviations linked by a chain button, the
  * edge-aware parameters (greyed out where they do not apply, so that no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The preview's zoom and scroll mapped onto the drawable
  * (preview-geometry.h). */
 #include "preview-geometry.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Where the preview's pixels come from: the zoom and scroll position of
  * the preview mapped onto the drawable, in the coordinates GEGL reads a
  * scaled buffer in.  Plain C without GTK, so tests/test_preview_geometry

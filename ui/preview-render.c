@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The preview's worker thread and its jobs (preview-render.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The preview's blur, off the GTK main loop: a worker thread takes the
  * newest job, blurs its scaled region through the engine's native
  * pipeline (the path the final render takes) and leaves the result for

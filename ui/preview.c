@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The dialog's preview (preview.h): widgets, zoom and scrolling, reading
  * the drawable on the main thread, handing the blur to the worker
  * (preview-render.c) and drawing what comes back. */

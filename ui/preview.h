@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The dialog's preview: the part of the drawable the blur changes, zoomed
  * and scrolled by the user, blurred as the final result will be (sigma
  * times the preview's pixels per image pixel, a halo of the blur's reach

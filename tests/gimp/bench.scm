@@ -1,3 +1,4 @@
+;; SPDX-License-Identifier: GPL-3.0-or-later
 ; The whole-call benchmark in one GIMP session (tools/bench-gimp.sh runs
 ; it): plug-in-cudablur against GIMP's own plug-in-gauss (and, for the
 ; edge-aware filter, plug-in-sel-gauss) on the same images, each call on a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* A test-only GIMP plug-in (installed into the tests' private
  * GIMP2_DIRECTORY, never with the real plug-in) that lets Script-Fu tests
  * compare plug-in-cudablur's result with the engine's:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # One dialog case inside Xvfb (see run-dialog-tests.sh): starts GIMP with a
 # Script-Fu batch command that opens the dialog, then presses keys.
 # Results go to $CUDABLUR_TEST_LOG as PASS/FAIL lines (the helper plug-in

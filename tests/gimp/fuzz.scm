@@ -1,3 +1,4 @@
+;; SPDX-License-Identifier: GPL-3.0-or-later
 ; A fuzz test of plug-in-cudablur through the PDB (run-fuzz-tests.sh runs
 ; it): random calls over fifteen kinds of drawable with every argument's
 ; edges (tiny, subnormal, huge, out of range, inf, NaN), from a fixed,

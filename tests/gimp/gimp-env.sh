@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Sourced by the GIMP test scripts: a private GIMP2_DIRECTORY in a fresh
 # temporary folder $tmp (removed on exit) holding the plug-in (in its own
 # folder, $plugin_dir) and the test helper plug-in from the build tree

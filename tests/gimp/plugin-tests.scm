@@ -1,3 +1,4 @@
+;; SPDX-License-Identifier: GPL-3.0-or-later
 ; Script-Fu tests of plug-in-cudablur through real GIMP in batch mode.
 ; run-batch-tests.sh loads this file and calls (cudablur-run-tests ...).
 ; Each case snapshots the drawable with the test helper plug-in, runs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The preview against the final result (cudablur-test.c's
  * plug-in-cudablur-test-preview-fidelity): each preview the dialog dumped
  * (CUDABLUR_PREVIEW_DUMP: preview-NNN.pam and .txt) is compared with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The preview against the final result (preview-fidelity.c). */
 #ifndef CUDABLUR_PREVIEW_FIDELITY_H
 #define CUDABLUR_PREVIEW_FIDELITY_H

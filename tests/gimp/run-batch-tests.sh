@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Runs the Script-Fu tests of plug-in-cudablur in real GIMP 2.10 (batch
 # mode, no display) with the plug-in and the test helper installed into a
 # private GIMP2_DIRECTORY.  Called by `make check` (srcdir, builddir set).

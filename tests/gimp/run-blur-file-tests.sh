@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tools/blur-file.sh in real GIMP 2.10 (batch mode), with the plug-in in a
 # private GIMP2_DIRECTORY:
 #   - a PNG with transparency keeps its alpha, blurred;

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The dialog in real GIMP 2.10 under Xvfb, driven with xdotool
 # (dialog-driver.sh):
 #   ok         - change sigma to 12 and the algorithm to FIR, press OK: the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Fuzzes plug-in-cudablur through the PDB in real GIMP 2.10 (batch mode,
 # no display): tests/gimp/fuzz.scm, CUDABLUR_FUZZ_CALLS random calls
 # (default 400) from the seed CUDABLUR_FUZZ_SEED (default fixed, printed

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "format.h"
 #include "proc-status.h"
 #include "render.h"
 #include "plugin-intl.h"
@@ -30,77 +31,17 @@ typedef struct
   gdouble last;           /* progress last shown */
 } drawable_io;
 
-static gboolean
-model_format (const gchar *model, gb_pixel_format *f)
-{
-  static const struct { const gchar *name; int channels; gb_trc trc; } m[] = {
-    { "Y", 1, GB_TRC_LINEAR }, { "YA", 2, GB_TRC_LINEAR },
-    { "Y'", 1, GB_TRC_SRGB }, { "Y'A", 2, GB_TRC_SRGB },
-    { "RGB", 3, GB_TRC_LINEAR }, { "RGBA", 4, GB_TRC_LINEAR },
-    { "R'G'B'", 3, GB_TRC_SRGB }, { "R'G'B'A", 4, GB_TRC_SRGB },
-  };
-  for (gsize i = 0; i < G_N_ELEMENTS (m); i++)
-    if (!strcmp (model, m[i].name))
-      {
-        f->channels = m[i].channels;
-        f->trc = m[i].trc;
-        return TRUE;
-      }
-  return FALSE;
-}
-
-static gboolean
-type_format (const gchar *type, gb_pixel_format *f)
-{
-  static const struct { const gchar *name; gb_sample_type type; } t[] = {
-    { "u8", GB_SAMPLE_U8 }, { "u16", GB_SAMPLE_U16 },
-    { "u32", GB_SAMPLE_U32 }, { "half", GB_SAMPLE_HALF },
-    { "float", GB_SAMPLE_FLOAT },
-  };
-  for (gsize i = 0; i < G_N_ELEMENTS (t); i++)
-    if (!strcmp (type, t[i].name))
-      {
-        f->type = t[i].type;
-        return TRUE;
-      }
-  return FALSE;
-}
-
 gboolean
 cudablur_io_format (gint32 drawable_id, const CudablurVals *vals,
                     gb_pixel_format *f, const Babl **format)
 {
-  const Babl *native = gimp_drawable_get_format (drawable_id);
-  const Babl *space = babl_format_get_space (native);
-  const gboolean alpha = gimp_drawable_has_alpha (drawable_id);
-  const gboolean rgb = gimp_drawable_is_rgb (drawable_id);
-  const gboolean perceptual = vals->space == 1;
   /* "None" on a drawable without alpha: the layer ends at its edge.  The
    * blur runs with an alpha of 1 inside (babl adds it), and the colour
    * comes back unpremultiplied as the alpha is dropped: what GIMP's own
    * Gaussian blur gives with abyss policy None. */
-  const gboolean add_alpha = vals->border == GB_BORDER_NONE && !alpha;
-  if (!add_alpha && space == babl_space ("sRGB")
-      && model_format (babl_get_name (babl_format_get_model (native)), f)
-      && type_format (babl_get_name (babl_format_get_type (native, 0)), f)
-      && babl_format_get_n_components (native) == f->channels
-      && (!perceptual || f->trc == GB_TRC_SRGB))
-    {
-      /* Perceptual: the encoded values are blurred as they are. */
-      if (perceptual)
-        f->trc = GB_TRC_LINEAR;
-      *format = native;
-      return TRUE;
-    }
-  static const char *const names[2][2][2] = {
-    { { "Y float", "YA float" }, { "RGB float", "RGBA float" } },
-    { { "Y' float", "Y'A float" }, { "R'G'B' float", "R'G'B'A float" } } };
-  f->type = GB_SAMPLE_FLOAT;
-  f->trc = GB_TRC_LINEAR;   /* whatever babl delivers is blurred as is */
-  f->channels = (rgb ? 3 : 1) + (alpha || add_alpha ? 1 : 0);
-  *format = babl_format_with_space (names[perceptual][rgb][alpha || add_alpha],
-                                    space);
-  return FALSE;
+  return cudablur_io_format_for (gimp_drawable_get_format (drawable_id),
+                                 vals->space == 1,
+                                 vals->border == GB_BORDER_NONE, f, format);
 }
 
 /* The source buffer lives from the first band read to the last: once the

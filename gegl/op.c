@@ -1,0 +1,308 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* cudablur:gaussian-blur, a GEGL operation over the engine: GIMP 3 runs it
+ * in its own process, shows it in its filter tool (on-canvas preview,
+ * split view, presets, blending options) and keeps it as a
+ * non-destructive filter.  Its properties are the arguments of
+ * plug-in-cudablur-full, declared from the engine's registry and limits
+ * (gegl/properties.c).
+ *
+ * The operation is computed for its whole input at once where the input
+ * is finite (get_cached_region): one engine call per render, which the GPU
+ * wants, and a region equals the same region of the whole.  On an
+ * infinite input it computes what is asked for, from that region and the
+ * blur's reach around it.  At a mipmap level (the canvas zoomed out) the
+ * standard deviations are scaled to the level, as the 2.10 dialog's
+ * preview does.  A failed blur passes the input through and says why,
+ * once: the operation runs inside GIMP and must never bring it down. */
+#define _GNU_SOURCE   /* dladdr */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <string.h>
+
+#include <gegl.h>
+#include <gegl-plugin.h>
+#include <gmodule.h>
+
+#include "format.h"
+#include "gblur.h"
+#include "op.h"
+
+G_DEFINE_DYNAMIC_TYPE (CudablurOp, cudablur_op, GEGL_TYPE_OPERATION_FILTER)
+
+/* The operation's values as engine parameters at a mipmap level. */
+static void
+params_at_level (const CudablurOp *self, gint level, gb_params *p)
+{
+  const gdouble scale = 1.0 / (1 << level);
+  gb_params_init (p);
+  p->algorithm = (gb_algorithm) self->algorithm;
+  p->sigma_x = self->std_dev_x * scale;
+  p->sigma_y = self->std_dev_y * scale;
+  p->range_sigma = self->range_sigma;
+  p->iterations = self->iterations;
+  p->kappa = self->kappa;
+  p->backend = (gb_backend) self->device;
+  p->border = (gb_border) self->edge_mode;
+  p->perceptual = self->blur_space == 1;
+}
+
+static void
+prepare (GeglOperation *operation)
+{
+  CudablurOp *self = CUDABLUR_OP (operation);
+  const Babl *native = gegl_operation_get_source_format (operation, "input");
+  if (!native)
+    native = babl_format ("RGBA float");
+  self->native_io = cudablur_io_format_for (native, self->blur_space == 1,
+                                            self->edge_mode == GB_BORDER_NONE,
+                                            &self->engine_format,
+                                            &self->io_format);
+  gegl_operation_set_format (operation, "input", self->io_format);
+  gegl_operation_set_format (operation, "output", self->io_format);
+}
+
+static GeglRectangle
+get_bounding_box (GeglOperation *operation)
+{
+  const GeglRectangle *in =
+    gegl_operation_source_get_bounding_box (operation, "input");
+  return in ? *in : *GEGL_RECTANGLE (0, 0, 0, 0);
+}
+
+/* The roi grown by the blur's reach at full resolution (levels only
+ * shrink it), with one more pixel for a level's rounding. */
+static GeglRectangle
+grow_by_reach (GeglOperation *operation, const GeglRectangle *roi)
+{
+  gb_params p;
+  params_at_level (CUDABLUR_OP (operation), 0, &p);
+  const gint rx = gb_reach (&p, 0) + 1, ry = gb_reach (&p, 1) + 1;
+  return (GeglRectangle) { roi->x - rx, roi->y - ry, roi->width + 2 * rx,
+                           roi->height + 2 * ry };
+}
+
+static gboolean
+finite_input (GeglOperation *operation, GeglRectangle *box)
+{
+  *box = get_bounding_box (operation);
+  return !gegl_rectangle_is_empty (box)
+         && !gegl_rectangle_is_infinite_plane (box);
+}
+
+static GeglRectangle
+get_required_for_output (GeglOperation *operation, const gchar *input_pad,
+                         const GeglRectangle *roi)
+{
+  (void) input_pad;
+  GeglRectangle box, need = grow_by_reach (operation, roi);
+  if (finite_input (operation, &box))
+    gegl_rectangle_intersect (&need, &need, &box);
+  return need;
+}
+
+static GeglRectangle
+get_invalidated_by_change (GeglOperation *operation, const gchar *input_pad,
+                           const GeglRectangle *roi)
+{
+  (void) input_pad;
+  return grow_by_reach (operation, roi);
+}
+
+static GeglRectangle
+get_cached_region (GeglOperation *operation, const GeglRectangle *roi)
+{
+  GeglRectangle box;
+  return finite_input (operation, &box) ? box : *roi;
+}
+
+/* A rectangle at full resolution in the coordinates of a mipmap level:
+ * the pixels whose level-0 footprint it covers (as GEGL's own blurs
+ * shift). */
+static GeglRectangle
+at_level (const GeglRectangle *r, gint level)
+{
+  if (!level)
+    return *r;
+  const gint x0 = r->x >> level, y0 = r->y >> level;
+  return (GeglRectangle) { x0, y0, ((r->x + r->width) >> level) - x0,
+                           ((r->y + r->height) >> level) - y0 };
+}
+
+/* What the engine's band callbacks move: rows of `area` from the input,
+ * rows of `out` to the output, both in level coordinates. */
+typedef struct
+{
+  GeglOperation *operation;
+  GeglBuffer *input, *output;
+  GeglRectangle area, out;
+  const Babl *format;
+  gint level;
+} op_io;
+
+static gb_status
+read_rows (void *user, int y, int rows, void *dst, size_t stride)
+{
+  op_io *io = user;
+  GeglRectangle r = { io->area.x, io->area.y + y, io->area.width, rows };
+  gegl_buffer_get (io->input, &r, 1.0 / (1 << io->level), io->format, dst,
+                   (gint) stride, GEGL_ABYSS_CLAMP);
+  return GB_OK;
+}
+
+static gb_status
+write_rows (void *user, int y, int rows, const void *src, size_t stride)
+{
+  op_io *io = user;
+  GeglRectangle r = { io->out.x, io->out.y + y, io->out.width, rows };
+  gegl_buffer_set (io->output, &r, io->level, io->format, src, (gint) stride);
+  return GB_OK;
+}
+
+static int
+on_progress (double fraction, void *user)
+{
+  op_io *io = user;
+  gegl_operation_progress (io->operation, fraction, "");
+  return 0;
+}
+
+/* The input as it is, over `out` (level coordinates). */
+static void
+pass_through (op_io *io)
+{
+  const gsize bpp = babl_format_get_bytes_per_pixel (io->format);
+  for (gint y = 0; y < io->out.height; y++)
+    {
+      GeglRectangle r = { io->out.x, io->out.y + y, io->out.width, 1 };
+      guchar *row = g_try_malloc (bpp * (gsize) io->out.width);
+      if (!row)
+        return;
+      gegl_buffer_get (io->input, &r, 1.0 / (1 << io->level), io->format, row,
+                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
+      gegl_buffer_set (io->output, &r, io->level, io->format, row,
+                       GEGL_AUTO_ROWSTRIDE);
+      g_free (row);
+    }
+}
+
+static gboolean
+process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
+         const GeglRectangle *result, gint level)
+{
+  CudablurOp *self = CUDABLUR_OP (operation);
+  gb_params p;
+  params_at_level (self, level, &p);
+  GeglRectangle box = get_bounding_box (operation), out;
+  /* The part of the result that holds pixels; the rest stays empty. */
+  if (!gegl_rectangle_intersect (&out, result, &box))
+    return TRUE;
+  op_io io = { operation, input, output, { 0 }, at_level (&out, level),
+               self->io_format, level };
+  if (io.out.width < 1 || io.out.height < 1)
+    return TRUE;
+  /* Read the output plus the reach, within the input: beyond the input
+   * the engine makes the edge mode's border. */
+  const gint rx = gb_reach (&p, 0), ry = gb_reach (&p, 1);
+  GeglRectangle want = { io.out.x - rx, io.out.y - ry, io.out.width + 2 * rx,
+                         io.out.height + 2 * ry };
+  GeglRectangle within = box;
+  if (!gegl_rectangle_is_infinite_plane (&box))
+    within = at_level (&box, level);
+  if (!gegl_rectangle_intersect (&io.area, &want, &within))
+    return TRUE;
+  if (gb_effective_sigma (p.sigma_x) == 0.0
+      && gb_effective_sigma (p.sigma_y) == 0.0)
+    {
+      pass_through (&io);
+      return TRUE;
+    }
+  gb_native_io nio = { self->engine_format, io.area.width, io.area.height,
+                       io.out.x - io.area.x, io.out.y - io.area.y,
+                       io.out.width, io.out.height, read_rows, write_rows,
+                       &io };
+  gb_report report;
+  const gb_status st = gb_blur_native (&p, &nio, on_progress, &io, &report);
+  if (st != GB_OK)
+    {
+      if (!self->warned)
+        g_warning ("cudablur:gaussian-blur: %s; the input is shown "
+                   "unblurred", gb_status_message (st));
+      self->warned = TRUE;
+      pass_through (&io);
+      return FALSE;
+    }
+  self->last_device = report.backend_used;
+  return TRUE;
+}
+
+static void
+cudablur_op_class_init (CudablurOpClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GeglOperationClass *operation_class = GEGL_OPERATION_CLASS (klass);
+  GeglOperationFilterClass *filter_class = GEGL_OPERATION_FILTER_CLASS (klass);
+
+  cudablur_op_install_properties (object_class);
+  operation_class->prepare = prepare;
+  operation_class->get_bounding_box = get_bounding_box;
+  operation_class->get_required_for_output = get_required_for_output;
+  operation_class->get_invalidated_by_change = get_invalidated_by_change;
+  operation_class->get_cached_region = get_cached_region;
+  /* The engine uses every core (or the GPU) for one region itself. */
+  operation_class->threaded = FALSE;
+  filter_class->process = process;
+
+  gegl_operation_class_set_keys (operation_class,
+    "name", CUDABLUR_OP_NAME,
+    "title", "CUDA Gaussian Blur",
+    "categories", "blur",
+    "reference-hash", "cudablur-gaussian-blur-1",
+    "description",
+    "Gaussian blur on an NVIDIA GPU through CUDA, or on all CPU cores: "
+    "exact FIR and recursive (Young-van Vliet, Deriche) Gaussians and an "
+    "edge-aware blur that keeps strong edges sharp",
+    "gimp:menu-path", "<Image>/Filters/Blur",
+    "gimp:menu-label", "CUDA Gaussian Blur...",
+    NULL);
+}
+
+static void
+cudablur_op_class_finalize (CudablurOpClass *klass)
+{
+  (void) klass;
+}
+
+static void
+cudablur_op_init (CudablurOp *self)
+{
+  cudablur_op_set_defaults (self);
+}
+
+/* GEGL unloads a module between uses; this one stays mapped: the static
+ * CUDA runtime inside registers exit handlers and keeps a context that
+ * must not outlive its code. */
+static void
+keep_loaded (void)
+{
+  Dl_info self;
+  if (!dladdr ((void *) keep_loaded, &self) || !self.dli_fname)
+    return;
+  GModule *module = g_module_open (self.dli_fname, G_MODULE_BIND_LAZY);
+  if (module)
+    g_module_make_resident (module);
+}
+
+gboolean
+cudablur_op_register (GTypeModule *module)
+{
+  /* A second copy of the module (one installed per user and one for the
+   * system) registers nothing: GLib refuses a type name twice. */
+  const GType existing = g_type_from_name ("CudablurOp");
+  if (existing && g_type_get_plugin (existing) != G_TYPE_PLUGIN (module))
+    return FALSE;
+  keep_loaded ();
+  cudablur_op_register_enums (module);
+  cudablur_op_register_type (module);
+  return TRUE;
+}

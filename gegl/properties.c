@@ -156,7 +156,7 @@ cudablur_op_install_properties (GObjectClass *klass)
                               info->name, info->summary);
     }
   install (klass, PROP_ALGORITHM,
-           g_param_spec_enum ("algorithm", "Algorithm", algorithms->str,
+           gegl_param_spec_enum ("algorithm", "Algorithm", algorithms->str,
                               algorithm_type, GB_ALGO_AUTO, rw), 0);
   g_string_free (algorithms, TRUE);
 
@@ -196,17 +196,17 @@ cudablur_op_install_properties (GObjectClass *klass)
                                    GB_KAPPA_MAX, 1.0, rw),
            GB_USES_KAPPA);
   install (klass, PROP_DEVICE,
-           g_param_spec_enum ("device", "Device",
+           gegl_param_spec_enum ("device", "Device",
                               "Where the blur runs: auto (the GPU for images "
                               "of 512 x 512 pixels or more), cuda (the GPU; "
                               "the CPU if it fails) or cpu",
                               device_type, GB_BACKEND_AUTO, rw), 0);
   install (klass, PROP_EDGE_MODE,
-           g_param_spec_enum ("edge-mode", "Edges",
+           gegl_param_spec_enum ("edge-mode", "Edges",
                               "What lies beyond the image's edges",
                               edge_mode_type, GB_BORDER_CLAMP, rw), 0);
   install (klass, PROP_BLUR_SPACE,
-           g_param_spec_enum ("blur-space", "Blur in",
+           gegl_param_spec_enum ("blur-space", "Blur in",
                               "Linear light mixes colours as light does (no "
                               "dark fringes between colours); perceptual "
                               "blurs the encoded values, as GIMP's own "

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include <gegl.h>
+#include <gegl-paramspecs.h>
 
 #include "format.h"
 #include "gblur.h"
@@ -347,8 +348,8 @@ check_properties (void)
       GParamSpec *alg = g_object_class_find_property (k, "algorithm");
       GParamSpec *range = g_object_class_find_property (k, "range-sigma");
       GParamSpec *sx = g_object_class_find_property (k, "std-dev-x");
-      TU_CHECK (alg && G_IS_PARAM_SPEC_ENUM (alg), "no algorithm enum");
-      if (alg && G_IS_PARAM_SPEC_ENUM (alg))
+      TU_CHECK (alg && GEGL_IS_PARAM_SPEC_ENUM (alg), "no algorithm enum");
+      if (alg && GEGL_IS_PARAM_SPEC_ENUM (alg))
         {
           GEnumClass *ec = G_PARAM_SPEC_ENUM (alg)->enum_class;
           TU_CHECK ((int) ec->n_values == GB_ALGO_COUNT,

@@ -324,3 +324,13 @@ gb_blur (const gb_params *params, const gb_image *src, const gb_image *dst,
   r->seconds_total = gb_now () - t0;
   return st;
 }
+
+gb_backend
+gb_backend_for (const gb_params *params, int width, int height)
+{
+  gb_plan plan;
+  gb_report r;
+  memset (&r, 0, sizeof r);
+  gb_plan_make (params, width, height, 0, &plan, &r);
+  return plan.gpu ? GB_BACKEND_CUDA : GB_BACKEND_CPU;
+}

@@ -352,6 +352,12 @@ double gb_effective_sigma (double sigma);
  * around a region: FIR radius, or the recursive filters' effective reach. */
 int gb_reach (const gb_params *params, int axis /* 0 = x, 1 = y */);
 
+/* Where gb_blur would run a call of this size, decided without starting
+ * CUDA: GB_BACKEND_CUDA when the engine has the GPU backend and the
+ * parameters, algorithm and size choose it; whether a usable device
+ * exists only a start of CUDA tells (gb_cuda_info). */
+gb_backend gb_backend_for (const gb_params *params, int width, int height);
+
 /* GPU information: 1 and the device name when a CUDA device can be used,
  * else 0 and the reason.  buf receives at most size bytes. */
 int gb_cuda_info (char *buf, size_t size);

@@ -16,39 +16,6 @@
 #define LAST_VALUES_PARASITE "plug-in-cudablur-last-values"
 #define GROUP "last-values"
 
-void
-cudablur_vals_defaults (CudablurVals *vals)
-{
-  gb_params p;
-  gb_params_init (&p);
-  memset (vals, 0, sizeof *vals);
-  vals->version = CUDABLUR_VALS_VERSION;
-  vals->algorithm = GB_ALGO_AUTO;
-  vals->std_dev_x = p.sigma_x;
-  vals->std_dev_y = p.sigma_y;
-  vals->range_sigma = p.range_sigma;
-  vals->iterations = p.iterations;
-  vals->kappa = p.kappa;
-  vals->device = GB_BACKEND_AUTO;
-  vals->border = GB_BORDER_CLAMP;
-  vals->space = 0;
-}
-
-void
-cudablur_vals_to_params (const CudablurVals *v, gb_params *p)
-{
-  gb_params_init (p);
-  p->algorithm = (gb_algorithm) v->algorithm;
-  p->sigma_x = v->std_dev_x;
-  p->sigma_y = v->std_dev_y;
-  p->range_sigma = v->range_sigma;
-  p->iterations = v->iterations;
-  p->kappa = v->kappa;
-  p->backend = (gb_backend) v->device;
-  p->border = (gb_border) v->border;
-  p->perceptual = v->space == 1;
-}
-
 /* Values stored in this session: any script can store bytes under our
  * name, so only exactly our size and version, with values that pass the
  * checks, are taken. */

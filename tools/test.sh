@@ -8,8 +8,12 @@
 #      build for one GPU architecture);
 #   2. a build without CUDA, what most users build: `make check`;
 #   3. the engine and its tests under AddressSanitizer and
-#      UndefinedBehaviorSanitizer.
-# Build trees go to _build/, _build-nocuda/ and _build-sanitize/.
+#      UndefinedBehaviorSanitizer;
+#   4. GIMP 3: in a Debian 13 root made with debootstrap
+#      (tools/gimp3-root.sh), the GEGL operation and the GIMP 3 procedures
+#      built without CUDA and tested in real GIMP 3: `make check`.
+# Build trees go to _build/, _build-nocuda/, _build-sanitize/ and, in the
+# root, _build-gimp3/.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -26,7 +30,7 @@ check () {
   make -j"$jobs" check || { cat test-suite.log; exit 1; }
 }
 
-step "1/3 normal build"
+step "1/4 normal build"
 rm -rf _build && mkdir _build && cd _build
 ../configure
 make -j"$jobs"
@@ -48,14 +52,14 @@ make -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS="CUDA_ARCHS=$arch" || {
 }
 cd "$top"
 
-step "2/3 build without CUDA"
+step "2/4 build without CUDA"
 rm -rf _build-nocuda && mkdir _build-nocuda && cd _build-nocuda
 ../configure --without-cuda
 make -j"$jobs"
 check
 cd "$top"
 
-step "3/3 engine under AddressSanitizer and UndefinedBehaviorSanitizer"
+step "3/4 engine under AddressSanitizer and UndefinedBehaviorSanitizer"
 rm -rf _build-sanitize && mkdir _build-sanitize && cd _build-sanitize
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 ../configure --disable-plugin --without-cuda \
@@ -63,6 +67,17 @@ san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 make -j"$jobs"
 check
 cd "$top"
+
+step "4/4 GIMP 3 in a Debian 13 root"
+./tools/gimp3-root.sh
+./tools/gimp3-chroot.sh "$top/_gimp3-root" sh -c "
+  rm -rf /src/_build-gimp3 && mkdir /src/_build-gimp3 && cd /src/_build-gimp3 &&
+  ../configure --without-cuda >configure.log &&
+  make -j$jobs >make.log 2>&1 &&
+  { make -j$jobs check || { cat test-suite.log; exit 1; }; }" || {
+    tail -n 30 _build-gimp3/configure.log _build-gimp3/make.log 2>/dev/null
+    exit 1
+  }
 
 echo
 echo "tools/test.sh: all tests passed ($(date +%H:%M:%S))"

@@ -1,0 +1,76 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# GIMP 3's batch tests (tests.scm): the procedures and the operation in
+# real GIMP 3, with the plug-in and the GEGL module from the build tree in
+# a private profile; each saved result is then checked by check_blur
+# against the engine and a double-precision convolution.  Also: every bad
+# argument is refused with a calling error naming it.  Called by `make
+# check` where GIMP 3 is (a Debian 13 system, or tools/gimp3-root.sh's
+# root through tools/test.sh).
+set -u
+: "${srcdir:=.}"
+: "${builddir:=.}"
+command -v gimp-console-3.0 >/dev/null 2>&1 \
+  || { echo "gimp-console-3.0 not installed: skipped"; exit 77; }
+top_build=$(cd "$builddir" && pwd)
+data=$(cd "$srcdir/tests/data" && pwd)
+scm=$(cd "$srcdir/tests/gimp3" && pwd)/tests.scm
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cudablur-gimp3.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+export GIMP3_DIRECTORY="$tmp/profile" XDG_DATA_HOME="$tmp/share"
+export HOME="$tmp/home" LC_ALL=C.UTF-8 LANGUAGE=en
+mkdir -p "$GIMP3_DIRECTORY/plug-ins/cudablur" "$XDG_DATA_HOME/gegl-0.4/plug-ins" \
+  "$HOME" "$tmp/out" || exit 99
+cp "$top_build/gimp3/cudablur" "$GIMP3_DIRECTORY/plug-ins/cudablur/" || exit 99
+cp "$top_build/gegl/cudablur.so" "$XDG_DATA_HOME/gegl-0.4/plug-ins/" || exit 99
+
+timeout 1200 gimp-console-3.0 -i --batch-interpreter=plug-in-script-fu-eval \
+  -b "(begin (load \"$scm\") (cudablur3-run-tests \"$tmp/out\" \"$data\"))" \
+  -b "(gimp-quit 0)" >"$tmp/log" 2>&1
+status=$?
+fail=0
+[ $status -eq 0 ] || { echo "FAIL: gimp-console-3.0 exited with $status"; fail=1; }
+grep -q "cudablur3: cases written" "$tmp/log" \
+  || { echo "FAIL: the GIMP 3 script did not finish"; fail=1; }
+passed=0
+failed=0
+while read -r name rest; do
+  if "$top_build/tests/gimp3/check_blur" "$name" $rest; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+  fi
+done <"$tmp/out/manifest.txt"
+[ $((passed + failed)) -ge 25 ] \
+  || { echo "FAIL: only $((passed + failed)) of 25 cases were saved"; fail=1; }
+[ "$failed" -eq 0 ] || fail=1
+if grep -q "xcf: filters after opening: 1" "$tmp/log"; then
+  echo "PASS: gimp3 xcf: the filter was still on the layer after saving and opening the .xcf"
+else
+  echo "FAIL: gimp3 xcf: $(grep 'xcf: filters' "$tmp/log")"; fail=1
+fi
+# Each refused argument is named in the calling error GIMP reports.
+for arg in "algorithm: 9" "std-dev-x: -1" "std-dev-y: 1501" "range-sigma: 0" \
+           "iterations: 11" "kappa: 10.5" "device: 3" "edge-mode: 4" \
+           "blur-space: 2"; do
+  if grep -q "$arg" "$tmp/log"; then
+    echo "PASS: gimp3 calling error names \"$arg\""
+  else
+    echo "FAIL: gimp3 no calling error naming \"$arg\""; fail=1
+  fi
+done
+# Warnings of ours (the plug-in's process, the operation in GIMP's) or a
+# crash of GIMP.  Not counted: GIMP 3.0.4's own PNG exporter's criticals
+# on 16-bit images, and libgimp's complaint when GIMP has closed the pipe
+# of a plug-in that returned a calling error.
+ours='^\(cudablur:[0-9]+\)|cudablur:gaussian-blur:|fatal error|[Ss]egmentation'
+reported=$(grep -E "$ours" "$tmp/log" | grep -v "gimp_flush(): error: Broken pipe")
+if [ -n "$reported" ]; then
+  echo "FAIL: GIMP 3 reported:"
+  echo "$reported" | head -n 5
+  fail=1
+fi
+cp "$tmp/log" "$top_build/tests/gimp3/gimp3-batch.log" 2>/dev/null
+[ $fail -eq 0 ] || { echo "--- GIMP 3's log"; grep -v "Gtk-WARNING\|^$" "$tmp/log" | tail -n 60; }
+echo "gimp3: $passed cases passed, $failed failed"
+exit $fail

@@ -1,10 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Installs, on Debian 12, whatever the build, the plug-in and the tests need
-# and is missing.  Runs apt-get only when something is missing.
+# Installs, on Debian 12 (GIMP 2.10) or Debian 13 (GIMP 3), whatever the
+# build, the front ends and the tests need and is missing.  Runs apt-get only when something is missing.
 set -e
+# Debian 13 has GIMP 3 and no GIMP 2.10; Debian 12 the other way round.
+. /etc/os-release 2>/dev/null || true
+if [ "${VERSION_ID:-12}" -ge 13 ] 2>/dev/null; then
+  GIMP_PKGS="libgimp-3.0-dev gimp"
+else
+  GIMP_PKGS="libgimp2.0-dev gimp"
+fi
 PKGS="build-essential autoconf automake pkg-config gettext
-      libgimp2.0-dev libgegl-dev libbabl-dev gimp
+      $GIMP_PKGS libgegl-dev libbabl-dev
       xvfb xauth xdotool xclip x11-apps x11-utils procps imagemagick
       python3-skimage python3-pil
       locales"

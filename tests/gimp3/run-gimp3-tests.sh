@@ -24,7 +24,7 @@ mkdir -p "$GIMP3_DIRECTORY/plug-ins/cudablur" "$XDG_DATA_HOME/gegl-0.4/plug-ins"
 cp "$top_build/gimp3/cudablur" "$GIMP3_DIRECTORY/plug-ins/cudablur/" || exit 99
 cp "$top_build/gegl/cudablur.so" "$XDG_DATA_HOME/gegl-0.4/plug-ins/" || exit 99
 
-timeout 1200 gimp-console-3.0 -i --batch-interpreter=plug-in-script-fu-eval \
+timeout 1200 gimp-console-3.0 -i --quit --batch-interpreter=plug-in-script-fu-eval \
   -b "(begin (load \"$scm\") (cudablur3-run-tests \"$tmp/out\" \"$data\"))" \
   -b "(gimp-quit 0)" >"$tmp/log" 2>&1
 status=$?

@@ -29,6 +29,7 @@
 
 #include "format.h"
 #include "gblur.h"
+#include "native_util.h"
 #include "testutil.h"
 #include "exact_gauss.h"
 
@@ -78,42 +79,17 @@ op_render (GeglBuffer *input, const Babl *format, const GeglRectangle *roi,
 
 /* The engine's native blur of `area` pixels (w x h, in the format
  * `pf`) over the whole area: the GIMP 2.10 plug-in's path. */
-typedef struct
-{
-  const guchar *src;
-  guchar *dst;
-  gsize row;
-} rows_io;
-
-static gb_status
-read_rows (void *user, int y, int rows, void *dst, size_t stride)
-{
-  rows_io *io = user;
-  for (int i = 0; i < rows; i++)
-    memcpy ((guchar *) dst + i * stride, io->src + (y + i) * io->row, io->row);
-  return GB_OK;
-}
-
-static gb_status
-write_rows (void *user, int y, int rows, const void *src, size_t stride)
-{
-  rows_io *io = user;
-  for (int i = 0; i < rows; i++)
-    memcpy (io->dst + (y + i) * io->row, (const guchar *) src + i * stride,
-            io->row);
-  return GB_OK;
-}
-
 static guchar *
 engine_render (const guchar *area, int w, int h, const gb_pixel_format *pf,
                const gb_params *p)
 {
-  const gsize row = gb_pixel_format_bytes (pf) * w;
-  rows_io io = { area, g_malloc (row * h), row };
-  gb_native_io nio = { *pf, w, h, 0, 0, w, h, read_rows, write_rows, &io };
+  guchar *out = g_malloc (gb_pixel_format_bytes (pf) * w * h);
+  tu_sink sink;
+  gb_native_io nio;
+  tu_sink_init (&sink, &nio, pf, area, w, h, 0, 0, w, h, out);
   const gb_status st = gb_blur_native (p, &nio, NULL, NULL, NULL);
   TU_CHECK (st == GB_OK, "engine reference: %s", gb_status_message (st));
-  return io.dst;
+  return out;
 }
 
 /* Largest difference in the format's own steps (floats: absolute). */

@@ -24,6 +24,7 @@
 #include "exact_gauss.h"
 #include "format.h"
 #include "gblur.h"
+#include "native_util.h"
 #include "testutil.h"
 
 static GeglBuffer *
@@ -39,27 +40,6 @@ load (const char *path)
   gegl_node_process (s);
   g_object_unref (g);
   return buffer;
-}
-
-typedef struct { const guchar *src; guchar *dst; gsize row; } rows_io;
-
-static gb_status
-read_rows (void *user, int y, int rows, void *dst, size_t stride)
-{
-  rows_io *io = user;
-  for (int i = 0; i < rows; i++)
-    memcpy ((guchar *) dst + i * stride, io->src + (y + i) * io->row, io->row);
-  return GB_OK;
-}
-
-static gb_status
-write_rows (void *user, int y, int rows, const void *src, size_t stride)
-{
-  rows_io *io = user;
-  for (int i = 0; i < rows; i++)
-    memcpy (io->dst + (y + i) * io->row, (const guchar *) src + i * stride,
-            io->row);
-  return GB_OK;
 }
 
 /* Sample i of a native buffer as a number in the format's own steps. */
@@ -132,17 +112,14 @@ main (int argc, char **argv)
       int bx = 0, by = 0, bw = e->width, bh = e->height;
       if (strcmp (argv[12], "-"))
         sscanf (argv[12], "%d,%d,%d,%d", &bx, &by, &bw, &bh);
-      rows_io rio = { src + (by * (gsize) e->width + bx) * bpp, NULL,
-                      bpp * bw };
       guchar *box = g_malloc (bpp * bw * bh);
-      rio.dst = box;
-      /* The area rows are the image's: a stride of a whole row. */
       guchar *area = g_malloc (bpp * bw * bh);
       for (int y = 0; y < bh; y++)
-        memcpy (area + y * bpp * bw, rio.src + y * bpp * e->width, bpp * bw);
-      rio.src = area;
-      gb_native_io nio = { pf, bw, bh, 0, 0, bw, bh, read_rows, write_rows,
-                           &rio };
+        memcpy (area + y * bpp * bw,
+                src + ((by + y) * (gsize) e->width + bx) * bpp, bpp * bw);
+      tu_sink sink;
+      gb_native_io nio;
+      tu_sink_init (&sink, &nio, &pf, area, bw, bh, 0, 0, bw, bh, box);
       gb_status st = gb_blur_native (&p, &nio, NULL, NULL, NULL);
       if (st != GB_OK)
         return fail (name, gb_status_message (st));

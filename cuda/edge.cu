@@ -36,9 +36,9 @@ struct cplx
 };
 
 /* The arithmetic is written as explicit fused multiply-adds: left to the
- * compiler, two thirds of the partial kernel's float instructions were
- * separate multiplies and adds (Nsight Compute, H200), and the kernels
- * are bound by float issue, not memory. */
+ * compiler, most of the partial kernel's float instructions were separate
+ * multiplies and adds, and the kernels are bound by float issue, not
+ * memory. */
 __device__ __forceinline__ cplx
 cmul (cplx a, cplx b)
 {
@@ -260,8 +260,7 @@ step_dir (const dt_k &k, H hold, const dir_k &d, int i, float delta)
  * transposed plane is written through shared memory so that both planes'
  * writes are whole rows.  Where the first pass filters rows, imgT gets
  * the image transposed (w x h) from the same tiles, instead of a
- * transpose kernel reading the image again after this one (2048x2048
- * RGBA: 51 us against 40 + 32, Nsight Compute on the H200). */
+ * transpose kernel reading the image again after this one. */
 constexpr int SP_TILE = 32, SP_ROWS = 8;   /* blockDim (SP_TILE, SP_ROWS) */
 
 /* gb_edge_perceptual, with the sRGB curve's power through the hardware's

@@ -210,10 +210,8 @@ pair_move (float *sm, G *g, size_t gp, int nx, int ny)
   };
   /* Whole RGBA tiles a float4 a thread, four rows a step (P is then a
    * multiple of 4): a quarter of the load and store instructions, which
-   * queued behind the tile's shared-memory traffic (Nsight Compute's
-   * mio_throttle, 3.7 cycles an instruction; H200, 4K RGBA yvrg
-   * 0.289-0.292 -> 0.284-0.289 ms, 6000 x 4000 RGBA 0.769-0.775 ->
-   * 0.762-0.767).  F::PAIR_FLOAT4 says where it gains. */
+   * queued behind the tile's shared-memory traffic.  F::PAIR_FLOAT4 says
+   * where it gains. */
   if constexpr (C == 4 && F::PAIR_FLOAT4)
     if (nx == N && ny == N && (uintptr_t) g % 16 == 0)
       {
@@ -606,12 +604,9 @@ struct blocks_per_sm
  * the thread blocks (G warps for 32 lines; 168 registers a thread) run in
  * W waves of what the GPU holds at once: more warps shorten the chains
  * but may take a wave more.  W (8 seg + G - 20) is a least-squares fit
- * to the kernel's times on an H200 (Nsight Compute: 7 images from
- * 1920x1080 RGB to 7680x4320 RGBA, both axes, G capped at 2, 3, 4, 6, 8
- * or 12); the G it picks took 463 us over the 14 kernels, against 506
- * with the most warps (segments of CHUNK blocks, as before) and 443 with
- * the fastest G of each; 4K RGBA rows 31.9 -> 21.9 us (G 8 -> 4),
- * columns 25.1 -> 22.2 (5 -> 3).  Up to the most warps, as before. */
+ * to the kernel's measured times over images from 1920x1080 RGB to
+ * 7680x4320 RGBA, both axes; the G it picks comes within a few per cent
+ * of the fastest for each.  Up to the most warps. */
 inline int
 yvv_carry_warps (const blocks_per_sm &fit, int nb, int lines)
 {

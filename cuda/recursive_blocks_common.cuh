@@ -220,18 +220,15 @@ struct deriche_f
     return PDL;
   }
   static constexpr bool FINAL_TAB = true;
-  /* Held to 96 registers, five thread blocks (the compiler's choice was
-   * 122, four): 4K RGBA rows 109 -> 101 us (Nsight Compute, H200), 0.365-
-   * 0.368 -> 0.359-0.360 ms in all.  The columns' final, 105 registers,
-   * was slower held to 96 (87 -> 92 us) and keeps the compiler's. */
+  /* Held to 96 registers, five thread blocks instead of the compiler's
+   * four: the rows ran faster.  The columns' final was slower held so and
+   * keeps the compiler's choice. */
   static constexpr int ROW_FINAL_MIN_BLOCKS = 5;
-  /* Its row partials likewise at 80 registers, six thread blocks (the
-   * compiler's 91: five): 47.7 -> 44.7 us, 4K RGBA 0.355-0.356 ->
-   * 0.353-0.356 ms, 1920x1080 RGB 0.087 -> 0.086 (H200). */
+  /* Its row partials likewise at 80 registers, six thread blocks
+   * instead of five. */
   static constexpr int ROW_PARTIAL_MIN_BLOCKS = 6;
-  /* Deriche's pair_kernel with float4 moves spilled 24 bytes and took
-   * 152-153 us against 148-150 on 4K RGBA (0.323-0.328 -> 0.328-0.330
-   * ms in all; 6000 x 4000 RGBA 0.867 -> 0.873-0.883). */
+  /* Deriche's pair_kernel with float4 moves spilled registers and was
+   * slower. */
   static constexpr bool PAIR_FLOAT4 = false;
 
   static __device__ __forceinline__ void

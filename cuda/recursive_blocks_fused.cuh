@@ -274,8 +274,7 @@ store_states (unsigned at, const double *z, unsigned bar)
  * `entry' area of the thread block that has the block (counted on its
  * barrier 1), which its warp waits for.  Two cluster barriers, the
  * release fences they take and the reads from the first thread block's
- * memory were a quarter of the kernel (H200, clock64 () stamps and
- * Nsight's stall samples, 512 x 512 grey yvrg). */
+ * memory were a quarter of the kernel's time. */
 template <bool CLUSTER>
 struct fused_group
 {

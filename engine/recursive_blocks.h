@@ -73,9 +73,8 @@ typedef struct
  * intermediate output is rounded to float, as the finals keep it).  The
  * GPU stages the table in shared memory; with the causal weights there
  * too (6 table reads a sample) those reads were the partial kernels'
- * limit (Nsight Compute, H200, 4K RGBA: L1 88 % busy; the rows' partials
- * 62 -> 50 us and pair_kernel 123 -> 111 without them).  Double: an
- * error in a state acts as an input impulse 1/B times larger. */
+ * limit.  Double: an error in a state acts as an input impulse 1/B times
+ * larger. */
 typedef struct
 {
   double wa[GB_BLOCK_LEN_YVV][3];   /* x_i's share of zpp (anticausal) */

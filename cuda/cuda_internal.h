@@ -148,12 +148,9 @@ gb_status gb_cuda_fir_h (const gb_cuda_fir_plan *plan, const float *d_src, float
 gb_status gb_cuda_fir_v (const gb_cuda_fir_plan *plan, const float *d_src, float *d_dst,
                     int w, int h, int c, int row0, int row1, cudaStream_t s);
 /* Both passes in one kernel for small radii: reads src rows anywhere,
- * writes dst rows [row0, row1).  Only when gb_cuda_fir_fusable.  Radii
- * 9 and 12 (sigma 3 and 4) fused took 0.156 and 0.199 ms for 4K RGBA on
- * an H200 against 0.227 and 0.226 as two passes (grey 0.059 and 0.069
- * against 0.076; RGB 0.137 against 0.170, and even at radius 12); at
- * radius 15 (sigma 5) fusing was no faster for RGBA and slower for grey
- * and RGB. */
+ * writes dst rows [row0, row1).  Only when gb_cuda_fir_fusable: up to
+ * radius 12 (sigma 4) one fused pass beats two for every channel count;
+ * at radius 15 it was no faster for RGBA and slower for grey and RGB. */
 #define GB_CUDA_FUSED_RMAX 12
 int gb_cuda_fir_fusable (const gb_cuda_fir_plan *plan, int channels);
 gb_status gb_cuda_fir_fused (const gb_cuda_fir_plan *plan, const float *d_src,

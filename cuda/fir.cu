@@ -87,9 +87,8 @@ struct taps_walk
  * ring indices (a tap's slot is refetched only after its last reader),
  * without it ntaps must be a whole number of blocks (zero taps pad it).
  * The fused kernel's rings of 4 take the tail (RGBA at sigma 2: 13 taps,
- * not 16, 0.138 -> 0.128 ms on an H200); the unrolled tails of the rings
- * of 8 and 16 made those kernels slower (two passes at sigma 5: 0.224 ->
- * 0.256 ms), so they pad. */
+ * not 16); the unrolled tails of the rings of 8 and 16 made those kernels
+ * slower, so they pad. */
 template <int N, int C, bool INCR, bool TAIL, class Fetch, bool SH>
 __device__ __forceinline__ void
 ring_convolve (float (&acc)[N][C], float (&ring)[N][C], taps_walk<INCR, SH> &taps,
@@ -201,9 +200,8 @@ fir_fused_kernel (const float *__restrict__ in, float *__restrict__ out,
    * are asynchronous (cp.async on sm_80 and later): every thread has all
    * its loads in flight at once and needs no registers for them.  Loads
    * that went through registers one at a time left the kernel waiting on
-   * memory: a 32x32 tile took 0.172 ms for 4K RGBA at sigma 2, 0.151 with
-   * asynchronous copies (H200).  Table taps go to shared memory too (a
-   * global read per tap was one more such wait): 0.143. */
+   * memory.  Table taps go to shared memory too (a global read per tap was
+   * one more such wait). */
   if (!INCR && tid < 64)   /* tables hold 2r + 1 + TAP_PAD >= 33 taps */
     s_taps[tid >> 5][lane] = __ldg ((tid < 32 ? tx : ty) + lane);
   for (int r = warp; r < g.lh; r += NW)
@@ -388,12 +386,10 @@ fir_v_kernel (const float *__restrict__ in, float *__restrict__ out, int w,
       store_px<C> (out + (size_t) (y0 + j) * pitch + (size_t) x * C, acc[j]);
 }
 
-/* Tile shapes measured on an H200 (4K image, sigma 2, kernel ms) among
- * 32x32, 32x64, 64x32, 32x96, 32x128 and 64x64 tiles of 4 to 16 warps and
- * rings of 4 or 8: RGBA and RGB take 32x64 tiles with rings of 4 (RGBA
- * 0.141, RGB 0.120; rings of 8, wider tiles or more warps were slower),
- * grey and grey-alpha 64x64 tiles with rings of 8 (0.051 and 0.070,
- * against 0.083 and 0.080 with the RGBA shape). */
+/* Tile shapes, the fastest measured among 32x32, 32x64, 64x32, 32x96,
+ * 32x128 and 64x64 tiles of 4 to 16 warps and rings of 4 or 8: RGBA and
+ * RGB take 32x64 tiles with rings of 4 (rings of 8, wider tiles or more
+ * warps were slower), grey and grey-alpha 64x64 tiles with rings of 8. */
 template <int C> struct fused_shape
 {
   static constexpr int TW = 32, TH = 64, NW = 8, FN = 4;

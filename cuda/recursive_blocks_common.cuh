@@ -30,16 +30,10 @@ constexpr size_t TAB_BYTES
 /* Launches that may start while the kernel before them finishes
  * (programmatic dependent launch, Hopper on; see launch ()): a filter's
  * PDL says which, and its PDL_PAIR which where the rows' finals make the
- * columns' partial states (run_pair).  H200, 4K RGBA / 1920x1080 RGB, ms:
- * for Deriche all of them (0.375 -> 0.366, 0.099 -> 0.090); for YvV the
- * table kernel (1080p 0.099 -> 0.092), but its partials lost 0.008-0.013
- * on every image tried, so they wait.  Since its carries choose their
- * warps per launch, YvV's carries and finals start early too (1920x1080
- * RGB 0.090-0.092 -> 0.088-0.089, RGBA 0.107 -> 0.099-0.103, 2560x1440
- * RGBA 0.157-0.158 -> 0.150, 4096x4096 grey 0.166-0.171 -> 0.159-0.163),
- * except in run_pair (6000x4000 RGBA 0.781-0.786 -> 0.806-0.812, 4K RGBA
- * at sigma 80 0.331-0.335 -> 0.336-0.344, 4K RGBA at 10 unchanged) and
- * with one warp a line (yvv_base::pdl). */
+ * columns' partial states (run_pair).  For Deriche all of them gain; for
+ * YvV the table kernel, the carries and the finals gain, but its partials
+ * lost on every image tried and wait, and so do its carries and finals in
+ * run_pair and with one warp a line (yvv_base::pdl). */
 enum : unsigned
 {
   PDL_TAB = 1,
@@ -75,10 +69,7 @@ struct yvv_base
   static constexpr unsigned PDL_PAIR = PDL_TAB | PDL_FUSED;
 
   /* run_axis's.  With one warp a line (past GB_YVV_SEGMENT_MAX_SIGMA)
-   * the carries and finals lost by starting early (H200, sigma 80, ms:
-   * both early, 1920x1080 RGB 0.112 -> 0.116-0.118, 2560x1440 RGBA
-   * 0.179-0.183 -> 0.188-0.189; the finals alone, 1920x1080 RGB
-   * 0.109-0.112 -> 0.112-0.124), so there they wait as before. */
+   * the carries and finals lost by starting early, so there they wait. */
   static unsigned
   pdl (const yvv_k &k)
   {
@@ -163,8 +154,8 @@ struct yvv_f : yvv_base<GB_BLOCK_LEN_YVV>
    * launch bound; 0: the compiler's choice, 96 registers). */
   static constexpr int ROW_FINAL_MIN_BLOCKS = 0;
   static constexpr int ROW_PARTIAL_MIN_BLOCKS = 0;   /* likewise */
-  /* pair_kernel moves whole RGBA tiles a float4 a thread (its pair_move;
-   * H200, the kernel 127-130 -> 122-124 us on 4K RGBA). */
+  /* pair_kernel moves whole RGBA tiles a float4 a thread (its
+   * pair_move). */
   static constexpr bool PAIR_FLOAT4 = true;
 
   static __device__ __forceinline__ void
@@ -192,9 +183,8 @@ struct yvv_f : yvv_base<GB_BLOCK_LEN_YVV>
 };
 
 /* Short lines on a GPU they leave mostly idle, fused kernel only: blocks
- * of 32 halve each thread's serial chain and double the threads (512 x
- * 512 grey: 0.040 -> 0.035 ms on the H200); with more lines blocks of 64
- * stay faster (6000 x 4000 RGBA: 0.86 against 0.98 ms with 32 everywhere). */
+ * of 32 halve each thread's serial chain and double the threads; with
+ * more lines blocks of 64 stay faster. */
 using yvv_short = yvv_base<32>;
 
 struct deriche_f
@@ -307,13 +297,10 @@ template <int SEG> constexpr int tile_floats = 32 * (SEG + 1);
  * tile (that block, the image's last rows) moves in unrolled loops too,
  * the samples past it predicated off (move_part).  As loops to n and h
  * its loads went one at a time, and in the fused kernel the warp of a
- * line's last block held up its tile (H200, yvrg, 1000x700 grey: 0.079
- * -> 0.037 ms with the padding).  The tiled kernels keep the loops:
+ * line's last block held up its tile.  The tiled kernels keep the loops:
  * unrolled there (in batches of 16), yvrg's RGB row finals took 128
- * registers instead of 96 and Deriche's grey ones spilled (2500x1700 RGB
- * 0.149-0.152 -> 0.161 ms).  So does the fused kernel where it stages its
- * blocks in shared memory (unrolled: 800x600 RGBA 0.034-0.036 ->
- * 0.035-0.037). */
+ * registers instead of 96 and Deriche's grey ones spilled.  So does the
+ * fused kernel where it stages its blocks in shared memory. */
 template <int C, bool VERT, int SEG, bool PART_PADDED = false>
 struct tile
 {
@@ -607,9 +594,7 @@ final_from_states (float *v, int n, const typename F::K &k,
  * grid's rows go down the image, thread blocks start about in order, and
  * the partials (and pair_kernel) walk it upwards, the finals downwards:
  * each kernel that reads the image after another starts on what that one
- * touched last, still in L2 (50 MB on the H200).  4K RGBA, H200: yvrg
- * 0.319-0.325 -> 0.308-0.311 ms, Deriche 0.357-0.358 -> 0.346-0.349;
- * 1920 x 1080 RGB 0.089-0.090 -> 0.087-0.089 and 0.087-0.092 -> 0.086. */
+ * touched last, still in L2. */
 __device__ __forceinline__ int
 grid_y (bool up)
 {
@@ -656,12 +641,10 @@ constexpr int CHUNK = 8;          /* blocks whose loads are issued together */
 constexpr int CARRY_MAX_WARPS = 12;
 /* Deriche's carries issue 4 blocks' loads at a time and are held to 80
  * registers, two thread blocks of 12 warps a multiprocessor: with 8 they
- * took 137 registers, one thread block (18 % occupancy), and waited on
- * memory (4K RGBA rows 58 us, a quarter of the filter; H200).  YvV's
- * (3 x 3 maps) spill below 147 registers and keep the 8: with 4 they took
- * 125 registers, still one thread block, and 35 / 31 us against 31 / 25
- * on 4K RGBA (rows / columns; 1920x1080 RGB gained 0.003 ms, 6000x4000
- * RGBA lost 0.005); held to two thread blocks they spilled and lost more. */
+ * took 137 registers, one thread block, and waited on memory.  YvV's
+ * (3 x 3 maps) spill below 147 registers and keep the 8: with 4 they
+ * were still one thread block and slower; held to two thread blocks they
+ * spilled. */
 constexpr int DERICHE_CHUNK = 4;
 
 /* Walks positions [p0, p1) of a line's blocks (block b = p, or nb-1-p

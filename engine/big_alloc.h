@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Large buffers (whole work images) for the engine, kept between calls.
- * Fresh memory costs page faults and zeroing when first touched: about
- * 50 ms per 100 MB on a two-core machine, as much as the blur itself.  A
+ * Fresh memory costs page faults and zeroing when first touched, on a
+ * small machine as much as the blur itself.  A
  * long-lived caller (the plug-in's resident process) reuses the buffers
  * of its last call instead; gb_trim frees them.  New ones ask for
  * transparent huge pages. */

@@ -12,8 +12,8 @@ extern "C" {
 
 /* The recursive filters' line loops are compiled twice, for AVX2 and for
  * any x86-64, and picked when the program loads: 4 doubles per vector
- * instead of 2 (0.115 s -> 0.062 s for Deriche on 3840x2160 RGB, two
- * cores).  The FIR's loops measured slower that way and are not cloned.  AVX2 alone (no FMA) rounds exactly as SSE2
+ * instead of 2, about twice as fast.  The FIR's loops measured slower that
+ * way and are not cloned.  AVX2 alone (no FMA) rounds exactly as SSE2
  * does, so results do not depend on the machine. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) \
     && defined(__linux__)

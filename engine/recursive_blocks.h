@@ -320,8 +320,7 @@ gb_deriche_modes_step (const gb_deriche_modes *m, double x, double u[4])
     {
       /* In this order, not with c x first as the other steps: the
        * one-line-per-thread kernel (cuda/recursive.cu) took 4-8 % longer
-       * that way (H200: 4K RGBA 5.37 -> 5.57 ms, 512x512 grey 0.40 ->
-       * 0.43), and the blocks gained nothing measurable. */
+       * that way, and the blocks gained nothing measurable. */
       const double re = m->q_re[j] * u[2 * j] - m->q_im[j] * u[2 * j + 1]
                         + m->c_re[j] * x;
       const double im = m->q_re[j] * u[2 * j + 1] + m->q_im[j] * u[2 * j]

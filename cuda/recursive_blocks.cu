@@ -68,9 +68,7 @@ struct block_site
  * read the previous one (the previous axis's finals), then copied out.
  * Thread block 1, where there is one, builds a second table (tab2 from
  * k2): run_pair's columns', which then no longer waits on its own launch
- * after the rows' (H200, four rounds, ms: 4K RGBA yvrg 0.292-0.294 ->
- * 0.287-0.288, Deriche 0.326-0.328 -> 0.323-0.327; 4K RGB yvrg
- * 0.232-0.235 -> 0.228-0.231). */
+ * after the rows'. */
 template <class F>
 __global__ void
 tab_kernel (typename F::Tab *tab, const __grid_constant__ typename F::K k,
@@ -114,8 +112,7 @@ partial_kernel (const float *__restrict__ src, typename F::T *__restrict__ st,
   float v[F::N];
   /* Launched early, it loads its block (the axis's input, made before the
    * table kernel ran) while the table kernel finishes; else the table
-   * first, as before (YvV with its block loaded first took 0.004 ms more
-   * on 4K RGBA). */
+   * first (YvV with its block loaded first was slower). */
   constexpr bool early = F::PDL & PDL_PARTIAL;
   if constexpr (!early)
     {
@@ -168,17 +165,10 @@ final_kernel (const float *__restrict__ src, float *__restrict__ dst,
 template <class F, int C> constexpr int pair_pitch = F::N * C + C;
 
 /* The images that take it: 3 or 4 channels and at least this many
- * floats.  H200, ms, without -> with (sigma 10):
- *   yvrg     1920x1080x4 0.103 -> 0.109   2560x1440x4 0.153 -> 0.158
- *            3000x2000x3 0.213 -> 0.201   3840x2160x3 0.247 -> 0.243
- *            3840x2160x4 0.309 -> 0.308   6000x4000x4 0.833 -> 0.797
- *   Deriche  1920x1080x4 0.108 -> 0.110   2560x1440x4 0.169 -> 0.166
- *            3000x2000x3 0.231 -> 0.224   3840x2160x4 0.349 -> 0.332
- *            6000x4000x4 0.951 -> 0.886
- * Grey images lose (thread blocks of N threads; 6000x4000 Deriche
- * 0.281 -> 0.307, 4096x4096 yvrg 0.166 -> 0.174), as do smaller ones:
- * each thread block's load, rows and columns run one after another, and
- * short of several waves of thread blocks nothing hides that. */
+ * floats, where it measured faster.  Grey images lose (thread blocks of N
+ * threads), as do smaller ones: each thread block's load, rows and
+ * columns run one after another, and short of several waves of thread
+ * blocks nothing hides that. */
 constexpr long PAIR_MIN_FLOATS = 1L << 24;
 
 /* The tile's bytes (dynamic shared memory), blocks of N. */
@@ -241,12 +231,10 @@ pair_move (float *sm, G *g, size_t gp, int nx, int ny)
 }
 
 /* Registers for 24 warps a multiprocessor (YvV RGBA: 80, three thread
- * blocks; the compiler chose 128, two).  H200, 4K RGBA yvrg, the kernel
- * 130 -> 123 us; 6000 x 4000 RGBA yvrg 0.847-0.850 -> 0.814-0.818 ms,
- * Deriche 0.922-0.931 -> 0.888-0.892.  The lines are filtered where they
- * lie in shared memory.  Holding a row's block in registers, as the tiled
- * kernels do, took 127 registers (6000 x 4000 yvrg 0.844-0.847 ms) or,
- * held to 80, spilled (0.833-0.836). */
+ * blocks, faster than the compiler's 128 and two).  The lines are
+ * filtered where they lie in shared memory: holding a row's block in
+ * registers, as the tiled kernels do, took 127 registers or, held to 80,
+ * spilled, and was slower either way. */
 constexpr int PAIR_WARPS_SM = 24;
 
 template <class F, int C>

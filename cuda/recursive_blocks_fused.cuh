@@ -33,9 +33,7 @@ constexpr int FUSED_MAX_CLUSTER = 8;   /* the portable cluster size */
  * thread block of up to 16 warps it has 128 registers a thread, which
  * YvV's blocks of 64 unrolled in registers overflowed (172 wanted).  In
  * clusters (at most 8 warps a thread block) the unrolled stages were
- * faster (H200: 512x512 grey 0.023 against 0.025 ms, 512x512 RGBA 0.025
- * against 0.031), as they were for blocks of 32 without (640x480 RGBA's
- * columns: 0.033 against 0.036 ms). */
+ * faster, as they were for blocks of 32 without. */
 template <class F, bool CLUSTER>
 constexpr bool staged_in = F::STAGED && !CLUSTER;
 
@@ -77,11 +75,8 @@ fused_fits (int S, int N, bool vert, bool staged, int nb)
  * its causal entry state): the whole blocks with whole (z, zc), the
  * line's last block with last (its own map).  The next block's states are
  * loaded before the step, and the loop has no branch but its own: with
- * carry_walk's chunks of 2 and a branch a block to pick its map, one
- * warp took 125-230 cycles a block whatever the step (H200, clock64 ()
- * stamps on 512 x 512 grey yvrg: 312 cycles two rows' blocks, 361 the
- * anticausal ones; the same with the maps in registers), where a step's
- * chain is three multiply-adds of 8.4 cycles.  sink (b, j0, z) gets each
+ * carry_walk's chunks of 2 and a branch a block to pick its map, a warp
+ * spent many times a step's chain of three multiply-adds on each block.  sink (b, j0, z) gets each
  * block's states once they are final (fused_group::put_entries). */
 template <int S, bool WITH_ZC, class Whole, class Last, class Sink>
 __device__ __forceinline__ void
@@ -397,8 +392,7 @@ struct fused_group
    * the carries' loops: the thread block is b * per_warps >> 16 (b / warps
    * for the b and warps there), and the addresses are computed once (a
    * pair of mapa for each value, and b / warps, had made the carries
-   * 1.7-2 times as long as without the stores; H200, 512 x 512 grey
-   * yvrg). */
+   * about twice as long as without the stores). */
   template <int S>
   __device__ __forceinline__ void
   put_entries (int b, int j0, int lane, const double *z) const
@@ -502,8 +496,8 @@ state_bytes (int S, int b0, int n, int nb, int lines)
  * constants (the carries' `tail' is `full', launch_fused).  Whole-block
  * and short-block code in one kernel thrashed the instruction cache:
  * the warps of a line's last blocks ran the one while the others ran the
- * other (H200, yvrg, 1000x700 grey, rows 49.2 us against 13.7 for
- * 1024x704; padded, 0.077-0.080 -> 0.037-0.039 ms in all).
+ * other, and an image a little short of whole blocks took several times
+ * as long as one of whole blocks.
  *
  * In a cluster, a thread block has at most half a tile's warps: the
  * registers that frees keep YvV's blocks of 32 from spilling. */

@@ -123,9 +123,7 @@ struct step_k
 /* The hold flag as the kernels know it: when compiling, so that their
  * steps hold no branch on it.  With k.hold tested at every step, each
  * subfilter's factors were a branch of their own that the compiler could
- * not interleave with the rest of the step (H200, 2048x2048 RGBA, sigma
- * 50: the exact blocks' final 84.2 -> 80.6 us; edge_cols_kernel,
- * Algorithm C 1.005-1.019 -> 0.974-0.989 ms, line by line 6.04 -> 5.22). */
+ * not interleave with the rest of the step. */
 template <bool B>
 struct hold_is
 {
@@ -196,9 +194,7 @@ step_factors (const dt_k &k, H hold, int i, float delta)
  *   hold:   X = (x0 + b ss) - b ss b^h,  Y = b ss b^h + (y0 - b ss) w;
  *   linear: X = q + (x0 - r1 b),          Y = (y0 + r1) b^delta - q;
  * two float instructions fewer a subfilter and step than computing R and
- * Q first when holding, six when linear: the final's loops 673 -> 653
- * sm_90 instructions for four steps (RGBA, transposed output, holding),
- * linear 646 -> 598. */
+ * Q first when holding, six when linear. */
 struct dir_k
 {
   cplx x1[2], y1[2];
@@ -265,10 +261,9 @@ constexpr int SP_TILE = 32, SP_ROWS = 8;   /* blockDim (SP_TILE, SP_ROWS) */
 
 /* gb_edge_perceptual, with the sRGB curve's power through the hardware's
  * log2 and exp2 (__powf: a relative error near 1e-7, far below what a
- * spacing can tell).  H200, 1920x1080 RGB 0.347 -> 0.333 ms, 2048x2048
- * RGBA 0.606-0.610 -> 0.602-0.608, the spacings 51 -> 49-50 us.  Falling
- * back to gb_edge_perceptual outside the power's range kept powf in the
- * kernel and lost (2048x2048 RGBA 0.618-0.620 ms). */
+ * spacing can tell), which is faster.  Falling back to
+ * gb_edge_perceptual outside the power's range kept powf in the kernel
+ * and was slower. */
 __device__ __forceinline__ float
 perceptual_fast (float premultiplied, float alpha, int perceptual)
 {
@@ -303,7 +298,7 @@ spacings_kernel (const float *__restrict__ img, int w, int h, float rx2,
   const int x0 = blockIdx.x * SP_TILE, y0 = blockIdx.y * SP_TILE;
   const int tx = threadIdx.x, ty = threadIdx.y;
   /* A thread's pixels of the tile and its border (at most NQ), all
-   * loaded before any is converted (one at a time: 55 us, above). */
+   * loaded before any is converted (one at a time was slower). */
   constexpr int NQ = (T1 * T1 + SP_TILE * SP_ROWS - 1) / (SP_TILE * SP_ROWS);
   const int q0 = ty * SP_TILE + tx;
   auto at = [&] (int j, int &xx, int &yy) {
@@ -439,9 +434,8 @@ state_get (const float *st, int blk, int j0, int lines, int line,
 /* One block of one column, both directions in one thread: in/out are
  * [L][lines][C], dt is [L][lines]; st holds the block states (FINAL). */
 /* At most 80 registers (6 thread blocks of 128 a multiprocessor) with
- * four pixels read ahead: against eight pixels and no bound (112
- * registers), 2048x2048 RGBA 1.004 ms against 1.008, grey 0.655 against
- * 0.692, 6000x4000 RGBA 5.29 against 5.31 (H200, Algorithm A, sigma 50). */
+ * four pixels read ahead: as fast as eight pixels and no bound (112
+ * registers) in RGBA, faster in grey. */
 constexpr int EDGE_THREADS = 128, EDGE_MIN_BLOCKS = 6, EB = 4;
 
 /* EB pixels from pixel x0 on, `step' apart (those with b < n), and the
@@ -462,12 +456,11 @@ load_batch (const float *f, const float *d, size_t pitch, int lines, int x0,
 }
 
 /* The same for a forward sweep that keeps pointers to its next pixel and
- * spacing and moves them by their strides: the partial's loop 764 -> 728
- * sm_90 instructions for four steps (RGBA; RGB 714 -> 661, grey 534 ->
- * 507) against addresses computed from x for each load (64-bit products,
- * kernel parameters reloaded from the constant bank).  The exact blocks'
- * final (80 registers) took more instructions with pointers of its own
- * (RGBA 673 -> 688-710) and keeps the form above. */
+ * spacing and moves them by their strides: fewer instructions than
+ * addresses computed from x for each load (64-bit products, kernel
+ * parameters reloaded from the constant bank).  The exact blocks' final
+ * (80 registers) took more instructions with pointers of its own and
+ * keeps the form above. */
 struct sweep
 {
   const float *f, *d;   /* the next pixel's input and spacing */
@@ -506,9 +499,7 @@ edge_cols_kernel (const float *__restrict__ in, float *__restrict__ out,
    * copies each batch's causal part into `causal' while the batch's
    * inputs load (asynchronous copies of this thread's own earlier
    * stores; no other thread touches its slots): read back pixel by pixel
-   * where it was added, each read stalled the sweep (H200, Algorithm C
-   * 2048x2048 RGBA 1.14 -> 1.07 ms, Algorithm A 6000x4000 RGBA 4.80 ->
-   * 4.70). */
+   * where it was added, each read stalled the sweep. */
   __shared__ __align__ (16) float causal[EB][EDGE_THREADS][C];
   const int n = lines * blocks;
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -530,8 +521,8 @@ edge_cols_kernel (const float *__restrict__ in, float *__restrict__ out,
    * first block), Algorithm B's estimate (WARMUP) or the true state
    * (FINAL) before pixel s.  Inputs and spacings are read EB at a time,
    * all in flight before use.  The anticausal sweep below mirrors this
-   * loop; one templated sweep for both directions measured 15 % slower
-   * (H200, 2048x2048 RGBA), so the two stay written out. */
+   * loop; one templated sweep for both directions measured 15 % slower,
+   * so the two stay written out. */
   int m = s;
   cplx g[2][C];
   {
@@ -706,13 +697,10 @@ edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
   /* The causal state as g_q = m_q + P_q f_q: then
    *   m_q = b^delta_q m_(q-1) + c f_(q-1),  c = b^delta_q P_(q-1) + Q_q,
    * six float instructions a channel and subfilter where b^delta g +
-   * P f + Q f' took eight, for four more a pixel and subfilter (c): the
-   * loop 787 -> 764 sm_90 instructions for four steps in RGBA, 722 -> 714
-   * in RGB (grey 514 -> 534, won back by the sweep's pointers).  With
-   * those, H200, 2048x2048 RGBA: the partial 43-45 -> 41-42.5 us, the
-   * whole filter 0.603-0.608 -> 0.593-0.595 ms.  The final keeps its
-   * step: each pixel's value would need P f added back (its loop 673 ->
-   * 679 instructions).
+   * P f + Q f' took eight, for four more a pixel and subfilter (c): fewer
+   * instructions in RGBA and RGB (grey's few more are won back by the
+   * sweep's pointers).  The final keeps its step: each pixel's value
+   * would need P f added back.
    * Pixel s: the causal pass's first step (from zero, or the line's true
    * start: m = 0, P = ss); the weights start at 1. */
   cplx m[2][C], h[2][C], w[2], ws[2], bds[2], pp[2];
@@ -851,16 +839,12 @@ edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
  * sums then stay in shared memory, a line's block contiguous, and the
  * warp writes each line's block as one run once all are summed.  The 16
  * lanes of a direction hit different banks: in RGBA a pixel is a float4
- * and a line's pitch 4 mod 32 floats (the final on 2048x2048 RGBA 92 ->
- * 89.5 us, H200); else the pitch is odd, float by float (2048x2048 RGB
- * 0.672-0.676 ms with the pitch 3 mod 32 as well, 0.687-0.691: one
- * thread block a multiprocessor fewer). */
+ * and a line's pitch 4 mod 32 floats; else the pitch is odd, float by
+ * float (RGB's pitch 3 mod 32 as well cost a thread block a
+ * multiprocessor). */
 /* Six thread blocks a multiprocessor (80 registers, no spills; the
  * compiler chose 94, five): with RGBA blocks of at most 32 pixels their
- * shared memory fits six too (gb_cuda_edge_blocks).  H200, 2048x2048
- * RGBA, 64 blocks a line: final 80.1 -> 77.7 us, 0.619-0.628 -> 0.607-0.608
- * ms (52 blocks of 40 pixels, five either way: 0.626-0.629 -> 0.629-0.631),
- * 1920x1080 RGB 0.353-0.354 -> 0.346-0.349. */
+ * shared memory fits six too (gb_cuda_edge_blocks), which is faster. */
 constexpr int PAIR_LINES = 16, PAIR_WARPS = 4, PAIR_MIN_BLOCKS = 6;
 
 /* A line's floats in shared memory when the output is transposed: at
@@ -924,12 +908,10 @@ edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
    * through a shuffle.  In RGBA the halves run as loops of their own
    * (below), so that their steps test nothing: one loop testing i at
    * every step, with the branches, reconvergence and register moves that
-   * cost, was 1286 sm_90 instructions for four steps (transposed output,
-   * both interpolations) against 916 and 977 for the halves' loops, and
-   * 2048x2048 RGBA took 0.683-0.688 ms against 0.668-0.673 (H200).  With
-   * fewer channels the one loop stays: the three copies of the step made
-   * 2048x2048 RGB's final 80 -> 87-90 us while executing fewer
-   * instructions (0.659-0.662 ms against 0.684-0.692). */
+   * cost, took about a third more instructions than the halves' loops
+   * and was slower.  With fewer channels the one loop stays: there the
+   * three copies of the step were slower while executing fewer
+   * instructions. */
   auto value = [&] (const cplx (&gg)[2][C], float (&v)[C]) {
 #pragma unroll
     for (int ch = 0; ch < C; ch++)
@@ -1105,12 +1087,11 @@ edge_final_pair_kernel (const float *__restrict__ in, float *__restrict__ out,
  * forward for the causal pass (the first block's partial is already true)
  * and backward for the anticausal one (the last block's is).  Each chain
  * (line, pass, subfilter, channel) is its own first-order recursion, so a
- * thread runs one chain (11 us a pass on 2048x2048 RGBA): one thread per
- * line took 83 us of the pass's 327 (ncu, H200), waiting on one state
- * after another.  Loads go CARRY_BATCH blocks ahead of the recursion, all
- * in flight at once (2048x2048 RGBA: 8 ahead 13.0-13.4 us a pass, 16
- * 11.8-11.9, 32 10.7-11.7; 32 lost on 3840x2160 and 6000x4000 RGBA).  The
- * partials are replaced by the entry states; the products stay. */
+ * thread runs one chain: one thread per line spent a quarter of the pass
+ * waiting on one state after another.  Loads go CARRY_BATCH blocks ahead
+ * of the recursion, all in flight at once (16 measured best; 32 lost on
+ * large images).  The partials are replaced by the entry states; the
+ * products stay. */
 constexpr int CARRY_BATCH = 16;
 
 template <int C>
@@ -1342,9 +1323,7 @@ gb_cuda_edge_blocks (const gb_params *p, int lines, int L, int channels,
 {
   /* Algorithm C: about 1024 threads per multiprocessor, blocks no shorter
    * than 64 pixels: every block after the first re-filters a warm-up of
-   * kappa sigma, so short blocks spend most of their time warming up
-   * (measured on an H200, 2048x2048 RGBA, sigma 50: 64 blocks of 32
-   * pixels 1.71 ms, 32 blocks of 64 pixels 1.27 ms).
+   * kappa sigma, so short blocks spend most of their time warming up.
    *
    * Algorithm A's exact blocks need no warm-up; a block costs its states
    * (16-40 floats), which the carries walk one chain per thread.  Blocks
@@ -1355,16 +1334,10 @@ gb_cuda_edge_blocks (const gb_params *p, int lines, int L, int channels,
    * writing its output transposed, which saves run_c its transposes, it
    * no longer fits).  RGBA 32: six fit (34 KB a thread block with the
    * transposed pitch), as many as its registers allow (PAIR_MIN_BLOCKS);
-   * fewer channels take less shared memory a pixel.  The counts below
-   * were measured before that.
-   * Measured on an H200 (sigma 50, ms, counts fixed for both axes):
-   *   2048x2048 RGBA   32: 0.83  43: 0.86  48: 0.83  56-80: 0.82  96: 0.85
-   *   3840x2160 RGBA   64: 1.59  80: 1.53  96: 1.52
-   *   6000x4000 RGBA   48: 4.25  64: 4.27  96: 4.15  128: 4.14  188: 4.23
-   *   1920x1080 RGB    0.41 with 40 a row and 32 a column (32: 0.44)
-   *   1024x1024 RGBA   32: 0.26  43-48: 0.28
-   * (more blocks than fit the spare planes of gb_cuda_edge_run cost a
-   * cudaMalloc a call: 1024x1024 RGBA 0.36-0.46 ms with 56).
+   * fewer channels take less shared memory a pixel.  Within those
+   * limits the block count changed the time by a few per cent at most,
+   * and more blocks than fit the spare planes of gb_cuda_edge_run cost a
+   * cudaMalloc a call.
    * blocks_per_stripe overrides either (1: Algorithm A line by line). */
   if (p->algorithm != GB_ALGO_EDGE_PARTITIONED)
     {

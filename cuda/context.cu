@@ -229,9 +229,9 @@ gb_cuda_init_locked (void)
   return st;
 }
 
-/* Device buffers a, b (and c when three are asked for) of `bytes` each. */
+/* Device buffers a, b (and c when third_buffer) of `bytes` each. */
 gb_status
-gb_cuda_ensure_float_locked (size_t bytes, int three)
+gb_cuda_ensure_float_locked (size_t bytes, int third_buffer)
 {
   if (gb_cuda_fault_at ("alloc"))
     return gb_cuda_fail (cudaErrorMemoryAllocation, GB_ERR_CUDA_NO_MEMORY,
@@ -249,7 +249,7 @@ gb_cuda_ensure_float_locked (size_t bytes, int three)
                    GB_ERR_CUDA_NO_MEMORY);
       gb_ctx.d_bytes = bytes;
     }
-  if (three && !gb_ctx.d_c)
+  if (third_buffer && !gb_ctx.d_c)
     GB_CUDA_TRY (cudaMalloc ((void **) &gb_ctx.d_c, gb_ctx.d_bytes),
                  GB_ERR_CUDA_NO_MEMORY);
   return GB_OK;
@@ -416,7 +416,7 @@ gb_cuda_probe (char *name, size_t size)
 }
 
 extern "C" gb_status
-gb_cuda_prepare (size_t native_bytes, size_t work_bytes, int three,
+gb_cuda_prepare (size_t native_bytes, size_t work_bytes, int third_buffer,
                  char *why, size_t size)
 {
   gb_cuda_lock ();
@@ -424,7 +424,7 @@ gb_cuda_prepare (size_t native_bytes, size_t work_bytes, int three,
   if (st == GB_OK)
     {
       cudaSetDevice (gb_ctx.device);
-      st = gb_cuda_ensure_float_locked (work_bytes, three);
+      st = gb_cuda_ensure_float_locked (work_bytes, third_buffer);
       if (st == GB_OK)
         st = gb_cuda_ensure_native_locked (native_bytes);
     }

@@ -43,7 +43,7 @@ extern gb_cuda_ctx gb_ctx;
 void gb_cuda_lock (void);
 void gb_cuda_unlock (void);
 gb_status gb_cuda_init_locked (void);
-gb_status gb_cuda_ensure_float_locked (size_t bytes, int three);
+gb_status gb_cuda_ensure_float_locked (size_t bytes, int third_buffer);
 gb_status gb_cuda_ensure_stage_locked (size_t bytes);
 gb_status gb_cuda_ensure_native_locked (size_t bytes);
 /* Frees the context after a failed run, so the next starts afresh. */

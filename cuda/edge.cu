@@ -4,8 +4,8 @@
  * The domain transform's spacings are computed once per call (rows' spacings
  * stored transposed), then each iteration filters rows (as the columns of the
  * image transposed) and columns; Algorithm A's passes write their output in
- * the layout the next pass reads (run_c), so the image is transposed only at
- * the start (by the spacings kernel).  A column kernel thread owns one block
+ * the layout the next pass reads (run_iterations), so the image is
+ * transposed only at the start (by the spacings kernel).  A column kernel thread owns one block
  * of one line.  Algorithm C: a block after the first (before the last) starts
  * from Algorithm B's estimate, walking back (forward) until the transformed
  * distance reaches kappa * sigma.  Algorithm A runs in exact blocks: the
@@ -835,7 +835,7 @@ edge_partial_kernel (const float *__restrict__ in, const float *__restrict__ dt,
  * memory: PAIR_LINES lines x nmax pixels x C floats a warp.
  *
  * TOUT: the output transposed ([lines][L][C], the lines as rows), which
- * saves the filter's passes the transposes between them (run_c).  The
+ * saves the filter's passes the transposes between them (run_iterations).  The
  * sums then stay in shared memory, a line's block contiguous, and the
  * warp writes each line's block as one run once all are summed.  The 16
  * lanes of a direction hit different banks: in RGBA a pixel is a float4
@@ -1246,7 +1246,7 @@ launch_cols (const float *in, float *out, const float *dt, float *st,
 
 template <int C>
 gb_status
-run_c (const gb_params *p, float *a, float *b, float *dty, float *dtxT,
+run_iterations (const gb_params *p, float *a, float *b, float *dty, float *dtxT,
        float *states, int w, int h, int blocks_x, int blocks_y, cudaStream_t s,
        float **result)
 {
@@ -1331,8 +1331,8 @@ gb_cuda_edge_blocks (const gb_params *p, int lines, int L, int channels,
    * 16 pixels.  At most 40: the final's two lanes a block keep 1 KB of
    * shared memory a pixel of block length (RGBA), and up to 44 KB five
    * thread blocks of them fit a multiprocessor (48 pixels: four; and
-   * writing its output transposed, which saves run_c its transposes, it
-   * no longer fits).  RGBA 32: six fit (34 KB a thread block with the
+   * writing its output transposed, which saves run_iterations its
+   * transposes, it no longer fits).  RGBA 32: six fit (34 KB a thread block with the
    * transposed pitch), as many as its registers allow (PAIR_MIN_BLOCKS);
    * fewer channels take less shared memory a pixel.  Within those
    * limits the block count changed the time by a few per cent at most,
@@ -1389,10 +1389,10 @@ gb_cuda_edge_run (const gb_params *p, float *a, float *b, float *c, int w, int h
   gb_status st;
   switch (channels)
     {
-    case 1: st = run_c<1> (p, a, b, dty, dtxT, states, w, h, bx, by, s, result); break;
-    case 2: st = run_c<2> (p, a, b, dty, dtxT, states, w, h, bx, by, s, result); break;
-    case 3: st = run_c<3> (p, a, b, dty, dtxT, states, w, h, bx, by, s, result); break;
-    default: st = run_c<4> (p, a, b, dty, dtxT, states, w, h, bx, by, s, result); break;
+    case 1: st = run_iterations<1> (p, a, b, dty, dtxT, states, w, h, bx, by, s, result); break;
+    case 2: st = run_iterations<2> (p, a, b, dty, dtxT, states, w, h, bx, by, s, result); break;
+    case 3: st = run_iterations<3> (p, a, b, dty, dtxT, states, w, h, bx, by, s, result); break;
+    default: st = run_iterations<4> (p, a, b, dty, dtxT, states, w, h, bx, by, s, result); break;
     }
   cudaError_t e = cudaStreamSynchronize (s);
   if (st == GB_OK && e != cudaSuccess)

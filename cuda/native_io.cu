@@ -145,12 +145,12 @@ run_locked (run *j)
   const int w = io->width, h = io->height, c = f->channels;
   const size_t bpp = gb_pixel_format_bytes (f);
   const size_t row = bpp * (size_t) w, orow = bpp * (size_t) io->out_width;
-  const int three = gb_cuda_whole_image (j->ax)
+  const int third_buffer = gb_cuda_whole_image (j->ax)
                     || gb_cuda_whole_image (j->ay);
 
   double t = gb_now ();
   gb_status st = gb_cuda_ensure_float_locked ((size_t) w * h * c
-                                              * sizeof (float), three);
+                                              * sizeof (float), third_buffer);
   if (st == GB_OK)
     st = gb_cuda_ensure_native_locked (row * (size_t) h);
   j->r->seconds_startup += gb_now () - t;

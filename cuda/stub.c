@@ -65,10 +65,10 @@ gb_cuda_probe_is_cheap (void)
 }
 
 gb_status
-gb_cuda_prepare (size_t native_bytes, size_t work_bytes, int three,
+gb_cuda_prepare (size_t native_bytes, size_t work_bytes, int third_buffer,
                  char *why, size_t size)
 {
-  (void) native_bytes; (void) work_bytes; (void) three;
+  (void) native_bytes; (void) work_bytes; (void) third_buffer;
   return gb_cuda_probe (why, size);
 }
 

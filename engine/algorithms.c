@@ -20,9 +20,9 @@ typedef struct
   gb_algorithm_info info;
   gb_cpu_filter cpu;
   int banded;   /* filters bands of rows as they arrive (see algorithms.h) */
-} row;
+} registry_row;
 
-static const row rows[GB_ALGO_COUNT] = {
+static const registry_row rows[GB_ALGO_COUNT] = {
   [GB_ALGO_AUTO] = {
     { GB_ALGO_AUTO, "auto", GB_N_ ("Automatic"),
       "the FIR filter up to sigma " STR (GB_AUTO_FIR_MAX_SIGMA_CPU)

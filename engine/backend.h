@@ -48,7 +48,7 @@ int gb_cuda_probe_is_cheap (void);
  * native_bytes and work_bytes, the pinned ring), meant to run on another
  * thread while the caller reads the image.  GB_OK and the device name, or
  * the reason in why. */
-gb_status gb_cuda_prepare (size_t native_bytes, size_t work_bytes, int three,
+gb_status gb_cuda_prepare (size_t native_bytes, size_t work_bytes, int third_buffer,
                            char *why, size_t size);
 
 /* Runs a native blur on the GPU (see gb_blur_native): rows with algorithm

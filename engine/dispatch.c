@@ -34,7 +34,7 @@ gb_now (void)
 }
 
 static void
-say (gb_report *r, const char *fmt, ...)
+record_reason (gb_report *r, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
@@ -50,7 +50,7 @@ gpu_status_is_failure (gb_status st)
 }
 
 int
-gb_gpu_fell_over (gb_status st)
+gb_is_device_failure (gb_status st)
 {
   return gpu_status_is_failure (st) || st == GB_ERR_CUDA_NO_DEVICE;
 }
@@ -63,7 +63,7 @@ gb_note_gpu_failure (gb_status st, gb_report *r)
   r->gpu_status = st;
   char detail[sizeof r->reason];
   snprintf (detail, sizeof detail, "%s", r->reason);
-  say (r, "GPU failed (%s: %.150s); re-ran on the CPU",
+  record_reason (r, "GPU failed (%s: %.150s); re-ran on the CPU",
        gb_status_message (st), detail);
 }
 
@@ -128,25 +128,25 @@ want_gpu (const gb_params *p, int width, int height, int probe, gb_report *r)
 
   if (p->backend == GB_BACKEND_CPU)
     {
-      say (r, "CPU requested");
+      record_reason (r, "CPU requested");
       return 0;
     }
   if (atomic_load (&gpu_failures) >= GB_GPU_MAX_FAILURES)
     {
       r->gpu_status = GB_ERR_CUDA_DISABLED;
-      say (r, "%s; ran on the CPU", gb_status_message (GB_ERR_CUDA_DISABLED));
+      record_reason (r, "%s; ran on the CPU", gb_status_message (GB_ERR_CUDA_DISABLED));
       return 0;
     }
   if (!gb_cuda_built ())
     {
       r->gpu_status = GB_ERR_CUDA_NOT_BUILT;
-      say (r, "GPU not used: %s; ran on the CPU",
+      record_reason (r, "GPU not used: %s; ran on the CPU",
            gb_status_message (GB_ERR_CUDA_NOT_BUILT));
       return 0;
     }
   if (!gb_algorithm_get (p->algorithm)->gpu)
     {
-      say (r, "%s has no GPU implementation; ran on the CPU",
+      record_reason (r, "%s has no GPU implementation; ran on the CPU",
            gb_algorithm_name (p->algorithm));
       return 0;
     }
@@ -158,26 +158,26 @@ want_gpu (const gb_params *p, int width, int height, int probe, gb_report *r)
           && (st = gb_cuda_probe (name, sizeof name)) != GB_OK)
         {
           r->gpu_status = st;
-          say (r, "GPU not used: %s; ran on the CPU", name);
+          record_reason (r, "GPU not used: %s; ran on the CPU", name);
         }
       else
-        say (r, "images smaller than %ld pixels are faster on the CPU",
+        record_reason (r, "images smaller than %ld pixels are faster on the CPU",
              GB_GPU_MIN_PIXELS);
       return 0;
     }
   if (!probe)
     {
-      say (r, "GPU chosen, probed by the caller");
+      record_reason (r, "GPU chosen, probed by the caller");
       return 1;
     }
   st = gb_cuda_probe (name, sizeof name);
   if (st != GB_OK)
     {
       r->gpu_status = st;
-      say (r, "GPU not used: %s; ran on the CPU", name);
+      record_reason (r, "GPU not used: %s; ran on the CPU", name);
       return 0;
     }
-  say (r, "ran on %s", name);
+  record_reason (r, "ran on %s", name);
   return 1;
 }
 
@@ -211,7 +211,7 @@ gb_plan_make (const gb_params *params, int width, int height, int probe,
     {
       resolve_axes (params, GB_BACKEND_CPU, plan);
       r->algorithm_used = plan->p.algorithm;
-      say (r, "standard deviations below %g: nothing to blur",
+      record_reason (r, "standard deviations below %g: nothing to blur",
            GB_SIGMA_IDENTITY);
       return;
     }
@@ -280,7 +280,7 @@ blur_valid (const gb_params *params, const gb_image *src,
                         r);
       if (st == GB_OK || st == GB_ERR_CANCELLED)
         r->backend_used = GB_BACKEND_CUDA;
-      else if (gb_gpu_fell_over (st))
+      else if (gb_is_device_failure (st))
         {
           /* The GPU never writes dst before it succeeded: redo it all on
            * the CPU from src, with auto resolved for the CPU. */
@@ -315,7 +315,7 @@ gb_blur (const gb_params *params, const gb_image *src, const gb_image *dst,
   r->backend_used = GB_BACKEND_CPU;
   if (st != GB_OK)
     {
-      say (r, "%s", gb_status_message (st));
+      record_reason (r, "%s", gb_status_message (st));
       return st;
     }
   st = params->border == GB_BORDER_CLAMP

@@ -37,6 +37,6 @@ void gb_note_gpu_failure (gb_status st, gb_report *r);
 
 /* Whether st is the device's failure, after which the CPU redoes the
  * work (as opposed to the caller's, or a cancel). */
-int gb_gpu_fell_over (gb_status st);
+int gb_is_device_failure (gb_status st);
 
 #endif

@@ -154,7 +154,7 @@ cpu_native (const gb_plan *plan, const gb_native_io *io,
 typedef struct
 {
   size_t native_bytes, work_bytes;
-  int three;
+  int third_buffer;
   gb_status st;
   char why[200];
   double seconds;
@@ -165,7 +165,7 @@ warm_up_main (void *arg)
 {
   warm_up *wu = arg;
   double t = gb_now ();
-  wu->st = gb_cuda_prepare (wu->native_bytes, wu->work_bytes, wu->three,
+  wu->st = gb_cuda_prepare (wu->native_bytes, wu->work_bytes, wu->third_buffer,
                             wu->why, sizeof wu->why);
   wu->seconds = gb_now () - t;
   return NULL;
@@ -215,7 +215,7 @@ read_while_warming (const gb_plan *plan, const gb_native_io *io,
   wu->native_bytes = row * (size_t) io->height;
   wu->work_bytes = sizeof (float) * (size_t) io->width * io->height
                    * (size_t) io->format.channels;
-  wu->three = whole_image (plan->ax) || whole_image (plan->ay);
+  wu->third_buffer = whole_image (plan->ax) || whole_image (plan->ay);
   pthread_t thread;
   const int started = pthread_create (&thread, NULL, warm_up_main, wu) == 0;
   unsigned char *pixels = started ? malloc (wu->native_bytes) : NULL;
@@ -364,7 +364,7 @@ gb_blur_native (const gb_params *params, const gb_native_io *io,
         }
       if (st == GB_OK || st == GB_ERR_CANCELLED)
         r->backend_used = GB_BACKEND_CUDA;
-      else if (gb_gpu_fell_over (st))
+      else if (gb_is_device_failure (st))
         {
           gb_note_gpu_failure (st, r);
           gb_plan_use_cpu (params, &plan);

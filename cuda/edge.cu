@@ -5,8 +5,9 @@
  * stored transposed), then each iteration filters rows (as the columns of the
  * image transposed) and columns; Algorithm A's passes write their output in
  * the layout the next pass reads (run_iterations), so the image is
- * transposed only at the start (by the spacings kernel).  A column kernel thread owns one block
- * of one line.  Algorithm C: a block after the first (before the last) starts
+ * transposed only at the start (by the spacings kernel).  A column kernel
+ * thread owns one block of one line.  Algorithm C: a block after the first
+ * (before the last) starts
  * from Algorithm B's estimate, walking back (forward) until the transformed
  * distance reaches kappa * sigma.  Algorithm A runs in exact blocks: the
  * recursion is first-order (per subfilter, complex) with per-pixel factors, so
@@ -1332,8 +1333,9 @@ gb_cuda_edge_blocks (const gb_params *p, int lines, int L, int channels,
    * shared memory a pixel of block length (RGBA), and up to 44 KB five
    * thread blocks of them fit a multiprocessor (48 pixels: four; and
    * writing its output transposed, which saves run_iterations its
-   * transposes, it no longer fits).  RGBA 32: six fit (34 KB a thread block with the
-   * transposed pitch), as many as its registers allow (PAIR_MIN_BLOCKS);
+   * transposes, it no longer fits).  RGBA 32: six fit (34 KB a thread
+   * block with the transposed pitch), as many as its registers allow
+   * (PAIR_MIN_BLOCKS);
    * fewer channels take less shared memory a pixel.  Within those
    * limits the block count changed the time by a few per cent at most,
    * and more blocks than fit the spare planes of gb_cuda_edge_run cost a

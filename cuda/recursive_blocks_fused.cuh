@@ -76,8 +76,9 @@ fused_fits (int S, int N, bool vert, bool staged, int nb)
  * line's last block with last (its own map).  The next block's states are
  * loaded before the step, and the loop has no branch but its own: with
  * carry_walk's chunks of 2 and a branch a block to pick its map, a warp
- * spent many times a step's chain of three multiply-adds on each block.  sink (b, j0, z) gets each
- * block's states once they are final (fused_group::put_entries). */
+ * spent many times a step's chain of three multiply-adds on each block.
+ * sink (b, j0, z) gets each block's states once they are final
+ * (fused_group::put_entries). */
 template <int S, bool WITH_ZC, class Whole, class Last, class Sink>
 __device__ __forceinline__ void
 fused_walk (double *zs, int nb, int lane, int j0, bool forward, Whole whole,

@@ -31,9 +31,9 @@ int gb_cuda_built (void);
 gb_status gb_cuda_probe (char *name, size_t size);
 
 /* Runs a resolved blur on the GPU, rows with algorithm ax and columns
- * with ay (params->algorithm when they agree).  Never writes dst unless the whole
- * result is ready, so a failure leaves src (even when dst == src) intact
- * for the CPU fallback.  Fills report's upload/compute/download times. */
+ * with ay (params->algorithm when they agree).  Never writes dst unless
+ * the whole result is ready, so a failure leaves src (even when dst ==
+ * src) intact for the CPU fallback.  Fills report's upload/compute/download times. */
 gb_status gb_cuda_run (const gb_params *params, gb_algorithm ax,
                        gb_algorithm ay, const gb_image *src,
                        const gb_image *dst, gb_progress_fn progress,

@@ -17,7 +17,7 @@
 # Without --installed the plug-in and the test helper (its clock) come
 # from the build tree ($builddir, default _build) in a private
 # GIMP2_DIRECTORY; with it, GIMP must find both already (for example the
-# bundle of ../shared/tools/gimp-runtime-bundle.sh on the GPU machine).
+# GIMP 2.10 packed with the plug-in on a machine without GIMP).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 installed=0 quick="#f" reps=3 modes="resident process"

@@ -37,7 +37,7 @@ make -j"$jobs"
 check
 # The dist tarball's build checks what the tarball carries, and one GPU
 # architecture compiles every CUDA file as well as five (built once,
-# above): this machine's GPU's where it has one from 7.5 to 9.0 (newer
+# above): the build machine's GPU's where it has one from 7.5 to 9.0 (newer
 # ones run 9.0's PTX), else 9.0.
 arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null \
        | head -n 1 | tr -d ' .')

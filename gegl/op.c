@@ -54,10 +54,9 @@ prepare (GeglOperation *operation)
   const Babl *native = gegl_operation_get_source_format (operation, "input");
   if (!native)
     native = babl_format ("RGBA float");
-  self->native_io = cudablur_io_format_for (native, self->blur_space == 1,
-                                            self->edge_mode == GB_BORDER_NONE,
-                                            &self->engine_format,
-                                            &self->io_format);
+  cudablur_io_format_for (native, self->blur_space == 1,
+                          self->edge_mode == GB_BORDER_NONE,
+                          &self->engine_format, &self->io_format);
   gegl_operation_set_format (operation, "input", self->io_format);
   gegl_operation_set_format (operation, "output", self->io_format);
 }
@@ -221,8 +220,7 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
                        io.out.x - io.area.x, io.out.y - io.area.y,
                        io.out.width, io.out.height, read_rows, write_rows,
                        &io };
-  gb_report report;
-  const gb_status st = gb_blur_native (&p, &nio, on_progress, &io, &report);
+  const gb_status st = gb_blur_native (&p, &nio, on_progress, &io, NULL);
   if (st != GB_OK)
     {
       if (!self->warned)
@@ -232,7 +230,6 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
       pass_through (&io);
       return FALSE;
     }
-  self->last_device = report.backend_used;
   return TRUE;
 }
 

@@ -27,9 +27,7 @@ typedef struct
   /* Set by prepare: how pixels move to the engine. */
   const Babl *io_format;
   gb_pixel_format engine_format;
-  gboolean native_io;
   gboolean warned;          /* a failure was reported */
-  gint last_device;         /* where the last blur ran */
 } CudablurOp;
 
 typedef struct

@@ -18,11 +18,11 @@
 #include <libgimp/gimp.h>
 
 #include "gblur.h"
+#include "op.h"
 #include "../plugin/values.h"
 #include "../plugin/plugin-intl.h"
 
-#define OPERATION "cudablur:gaussian-blur"
-#define N_SHORT_ARGS 7   /* after run-mode, image and drawables */
+#define OPERATION CUDABLUR_OP_NAME
 
 typedef struct
 {

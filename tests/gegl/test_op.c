@@ -30,10 +30,11 @@
 #include "format.h"
 #include "gblur.h"
 #include "native_util.h"
+#include "op.h"
 #include "testutil.h"
 #include "exact_gauss.h"
 
-#define OP "cudablur:gaussian-blur"
+#define OP CUDABLUR_OP_NAME
 
 static GeglBuffer *photo;   /* coffee, R'G'B' u8 */
 static GeglBuffer *photo_float;   /* the same in linear RGBA float */

@@ -17,10 +17,12 @@
 #       --kappa K          edge-aware partitioned block overlap [2]
 #   -d, --device D         auto, cuda or cpu, or 0-2 [auto]
 #   -o, --out-dir DIR      write each IN as DIR/its file name
+#       --gimp V           2.10 or 3: which GIMP runs the blur [3 where
+#                          gimp-console-3.0 is installed, else 2.10]
 #   -h, --help
 #
-# The file's active layer is blurred (within a saved selection, if the file
-# has one).  Transparency is kept where the output format has it (PNG,
+# The file's active layer (GIMP 3: its selected layers) is blurred, within
+# a saved selection if the file has one.  Transparency is kept where the output format has it (PNG,
 # TIFF, WebP, XCF...); formats without alpha (JPEG, BMP, PNM) get the
 # image flattened onto the background colour first.  The format follows
 # OUT's extension.  The plug-in must be installed where GIMP finds it
@@ -43,6 +45,7 @@ number () { # name value: a plain decimal number or die
 }
 
 sx=8 sy=8 algo=0 range=50 iterations=2 kappa=2 device=0 outdir=
+gimp_version=
 while [ $# -gt 0 ]; do
   case $1 in
     -h|--help) usage 0 ;;
@@ -63,6 +66,11 @@ while [ $# -gt 0 ]; do
       case ${2-} in
         auto|0) device=0 ;; cuda|1) device=1 ;; cpu|2) device=2 ;;
         *) die "device: \"${2-}\" is not one of auto, cuda, cpu" ;;
+      esac; shift ;;
+    --gimp)
+      case ${2-} in
+        2|2.10|3|3.*) gimp_version=${2%%.*} ;;
+        *) die "gimp: \"${2-}\" is not 2.10 or 3" ;;
       esac; shift ;;
     -o|--out-dir) outdir=${2-}; [ -n "$outdir" ] || die "--out-dir needs a folder"; shift ;;
     --) shift; break ;;
@@ -95,20 +103,59 @@ else
   count=1
 fi
 
+if [ -z "$gimp_version" ]; then
+  if command -v gimp-console-3.0 >/dev/null 2>&1; then gimp_version=3
+  else gimp_version=2; fi
+fi
+case $gimp_version in
+  3) command -v gimp-console-3.0 >/dev/null 2>&1 \
+       || die "GIMP 3 (gimp-console-3.0) is not installed" ;;
+  *) command -v gimp >/dev/null 2>&1 || die "GIMP 2.10 (gimp) is not installed" ;;
+esac
+
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # One GIMP start for every file; a file that fails is reported and the
 # others go on (catch).  Formats without alpha get the image flattened.
-gimp -i -d -f --batch-interpreter=plug-in-script-fu-eval -b "
+common="
+(define (string-suffix? s n)
+  (and (>= (string-length n) (string-length s))
+       (string=? s (substring n (- (string-length n) (string-length s))
+                              (string-length n)))))
 (define (cudablur-no-alpha? name)
   (let ((n (string-downcase name)))
     (or (string-suffix? \".jpg\" n) (string-suffix? \".jpeg\" n)
         (string-suffix? \".bmp\" n) (string-suffix? \".ppm\" n)
         (string-suffix? \".pgm\" n) (string-suffix? \".pnm\" n))))
-(define (string-suffix? s n)
-  (and (>= (string-length n) (string-length s))
-       (string=? s (substring n (- (string-length n) (string-length s))
-                              (string-length n)))))
+(define (cudablur-done dev out)
+  (gimp-message (string-append \"cudablur-done \" (number->string dev)
+                               \" \" out)))"
+loop="
+(for-each
+  (lambda (job)
+    (if (not (catch #f (begin (cudablur-one (car job) (cadr job)) #t)))
+        (gimp-message (string-append \"cudablur-failed \" (car job)))))
+  '($jobs))"
+if [ "$gimp_version" = 3 ]; then
+  gimp-console-3.0 -i -d -f --quit --batch-interpreter=plug-in-script-fu-eval -b "
+$common
+(define (cudablur-one in out)
+  (let* ((img (car (gimp-file-load RUN-NONINTERACTIVE in)))
+         (dev (car (plug-in-cudablur
+                     RUN-NONINTERACTIVE img
+                     (car (gimp-image-get-selected-drawables img))
+                     $algo $sx $sy $range $iterations $kappa $device))))
+    (if (cudablur-no-alpha? out)
+        (gimp-image-flatten img)
+        (if (> (vector-length (car (gimp-image-get-layers img))) 1)
+            (gimp-image-merge-visible-layers img CLIP-TO-IMAGE)))
+    (gimp-file-save RUN-NONINTERACTIVE img out)
+    (gimp-image-delete img)
+    (cudablur-done dev out)))
+$loop" >"$log" 2>&1 || true
+else
+  gimp -i -d -f --batch-interpreter=plug-in-script-fu-eval -b "
+$common
 (define (cudablur-one in out)
   (let* ((img (car (gimp-file-load RUN-NONINTERACTIVE in in)))
          (d (car (gimp-image-get-active-drawable img)))
@@ -122,14 +169,10 @@ gimp -i -d -f --batch-interpreter=plug-in-script-fu-eval -b "
     (gimp-file-save RUN-NONINTERACTIVE img
                     (car (gimp-image-get-active-drawable img)) out out)
     (gimp-image-delete img)
-    (gimp-message (string-append \"cudablur-done \" (number->string dev)
-                                 \" \" out))))
-(for-each
-  (lambda (job)
-    (if (not (catch #f (begin (cudablur-one (car job) (cadr job)) #t)))
-        (gimp-message (string-append \"cudablur-failed \" (car job)))))
-  '($jobs))" \
-  -b "(gimp-quit 0)" >"$log" 2>&1 || true
+    (cudablur-done dev out)))
+$loop" \
+    -b "(gimp-quit 0)" >"$log" 2>&1 || true
+fi
 
 done=$(grep -c "cudablur-done" "$log" || true)
 grep "cudablur-done" "$log" | sed 's/.*cudablur-done \([0-9]\) \(.*\)$/\1 \2/' |

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Installs, on Debian 12 (GIMP 2.10) or Debian 13 (GIMP 3), whatever the
-# build, the front ends and the tests need and is missing.  Runs apt-get only when something is missing.
+# build, the front ends, the tests and the packages need and is missing.  Runs apt-get only when something is missing.
 set -e
 # Debian 13 has GIMP 3 and no GIMP 2.10; Debian 12 the other way round.
 . /etc/os-release 2>/dev/null || true
@@ -14,7 +14,8 @@ PKGS="build-essential autoconf automake pkg-config gettext
       $GIMP_PKGS libgegl-dev libbabl-dev
       xvfb xauth xdotool xclip x11-apps x11-utils procps imagemagick
       python3-skimage python3-pil
-      locales"
+      locales
+      debhelper lintian debootstrap"
 missing=
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" \

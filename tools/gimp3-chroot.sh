@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Runs a command in the Debian 13 root (tools/gimp3-root.sh) with /proc,
-# /dev and the source tree (as /src) bound into it; unbinds them after.
+# Runs a command in a Debian root (tools/gimp3-root.sh's, or a package
+# test's) with /proc, /dev and the source tree (as /src) bound into it;
+# unbinds them after.  With CUDABLUR_ROOT_CUDA=1, /usr/local/cuda too
+# (nvcc, for building the CUDA backend there).
 #   tools/gimp3-chroot.sh ROOT COMMAND...
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -9,7 +11,7 @@ root=$1
 shift
 mkdir -p "$root/proc" "$root/dev" "$root/src"
 cleanup () {
-  for m in "$root/src" "$root/dev/pts" "$root/dev" "$root/proc"; do
+  for m in "$root/usr/local/cuda" "$root/src" "$root/dev/pts" "$root/dev" "$root/proc"; do
     mountpoint -q "$m" && umount -l "$m"
   done
   return 0
@@ -19,5 +21,10 @@ mountpoint -q "$root/proc" || mount -t proc proc "$root/proc"
 mountpoint -q "$root/dev" || mount --bind /dev "$root/dev"
 mountpoint -q "$root/dev/pts" || mount --bind /dev/pts "$root/dev/pts"
 mountpoint -q "$root/src" || mount --bind "$top" "$root/src"
+if [ "${CUDABLUR_ROOT_CUDA:-0}" = 1 ] && [ -d /usr/local/cuda/bin ]; then
+  mkdir -p "$root/usr/local/cuda"
+  mountpoint -q "$root/usr/local/cuda" \
+    || mount --bind -o ro "$(readlink -f /usr/local/cuda)" "$root/usr/local/cuda"
+fi
 cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 chroot "$root" "$@"

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Makes (or reuses) a Debian 13 root with GIMP 3 and what building and
-# testing the GIMP 3 front end needs, for the GIMP 3 tests on a Debian 12
-# host:  tools/gimp3-root.sh [ROOT]   (default: _gimp3-root in the tree).
+# testing the GIMP 3 front end and building its Debian package need, for
+# the GIMP 3 tests and tools/build-deb.sh on a Debian 12 host:  tools/gimp3-root.sh [ROOT]   (default: _gimp3-root in the tree).
 # Needs root and debootstrap.  /proc and /dev are bound into the root by
 # tools/gimp3-chroot.sh while a command runs there.
 set -eu
@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 root=${1:-$top/_gimp3-root}
 pkgs="gimp libgimp-3.0-dev libgegl-dev libbabl-dev build-essential
       pkg-config autoconf automake gettext xvfb xauth xdotool imagemagick
-      python3-skimage python3-gi gir1.2-gimp-3.0 procps"
+      python3-skimage python3-gi gir1.2-gimp-3.0 procps debhelper"
 stamp="$root/.cudablur-root"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$pkgs" ]; then
   echo "gimp3-root: $root is ready"

@@ -11,9 +11,12 @@
 #      UndefinedBehaviorSanitizer;
 #   4. GIMP 3: in a Debian 13 root made with debootstrap
 #      (tools/gimp3-root.sh), the GEGL operation and the GIMP 3 procedures
-#      built without CUDA and tested in real GIMP 3: `make check`.
+#      built without CUDA and tested in real GIMP 3: `make check`;
+#   5. the Debian packages (tools/build-deb.sh: Debian 12's here, Debian
+#      13's in that root), each installed, run and purged in a fresh root
+#      of its release (tools/test-deb.sh).
 # Build trees go to _build/, _build-nocuda/, _build-sanitize/ and, in the
-# root, _build-gimp3/.
+# root, _build-gimp3/; the packages and their roots to _deb/.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -30,7 +33,7 @@ check () {
   make -j"$jobs" check || { cat test-suite.log; exit 1; }
 }
 
-step "1/4 normal build"
+step "1/5 normal build"
 rm -rf _build && mkdir _build && cd _build
 ../configure
 make -j"$jobs"
@@ -55,14 +58,14 @@ CUDABLUR_GUI_TESTS=skip make -j"$jobs" distcheck \
 }
 cd "$top"
 
-step "2/4 build without CUDA"
+step "2/5 build without CUDA"
 rm -rf _build-nocuda && mkdir _build-nocuda && cd _build-nocuda
 ../configure --without-cuda
 make -j"$jobs"
 (CUDABLUR_GUI_TESTS=skip; export CUDABLUR_GUI_TESTS; check)
 cd "$top"
 
-step "3/4 engine under AddressSanitizer and UndefinedBehaviorSanitizer"
+step "3/5 engine under AddressSanitizer and UndefinedBehaviorSanitizer"
 rm -rf _build-sanitize && mkdir _build-sanitize && cd _build-sanitize
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 ../configure --disable-plugin --without-cuda \
@@ -71,7 +74,7 @@ make -j"$jobs"
 check
 cd "$top"
 
-step "4/4 GIMP 3 in a Debian 13 root"
+step "4/5 GIMP 3 in a Debian 13 root"
 ./tools/gimp3-root.sh
 ./tools/gimp3-chroot.sh "$top/_gimp3-root" sh -c "
   rm -rf /src/_build-gimp3 && mkdir /src/_build-gimp3 && cd /src/_build-gimp3 &&
@@ -81,6 +84,11 @@ step "4/4 GIMP 3 in a Debian 13 root"
     tail -n 30 _build-gimp3/configure.log _build-gimp3/make.log 2>/dev/null
     exit 1
   }
+
+step "5/5 Debian packages, installed in fresh roots"
+./tools/build-deb.sh bookworm trixie
+./tools/test-deb.sh _deb/bookworm/gimp-cudablur_*+deb12_*.deb \
+  _deb/trixie/gimp-cudablur_*+deb13_*.deb
 
 echo
 echo "tools/test.sh: all tests passed ($(date +%H:%M:%S))"

@@ -35,7 +35,7 @@ grep -q "cudablur3: cases written" "$tmp/log" \
 passed=0
 failed=0
 while read -r name rest; do
-  if "$top_build/tests/gimp3/check_blur" "$name" $rest; then
+  if "$top_build/tests/gegl/check_blur" "$name" $rest; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1))
@@ -59,6 +59,31 @@ for arg in "algorithm: 9" "std-dev-x: -1" "std-dev-y: 1501" "range-sigma: 0" \
     echo "FAIL: gimp3 no calling error naming \"$arg\""; fail=1
   fi
 done
+# tools/blur-file.sh through GIMP 3: two files in one start, each equal to
+# the engine's blur with the options given; a broken file is named and
+# makes the exit status 1.
+blur=$(cd "$srcdir/tools" && pwd)/blur-file.sh
+printf 'not an image' >"$tmp/broken.png"
+sh "$blur" --gimp 3 --sigma 5 --algorithm deriche --device cpu \
+  --out-dir "$tmp/bf" "$data/coffee.ppm" "$data/astronaut.ppm" \
+  "$tmp/broken.png" >"$tmp/bf.log" 2>&1
+bf_status=$?
+for f in coffee astronaut; do
+  if grep -q "blurred on the CPU: .*/$f.ppm" "$tmp/bf.log" \
+     && "$top_build/tests/gegl/check_blur" "blur-file-$f" "$data/$f.ppm" \
+          "$tmp/bf/$f.ppm" 4 5 5 50 2 2 0 0 -; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL: blur-file $f: $(cat "$tmp/bf.log")"; fail=1
+  fi
+done
+if [ $bf_status -eq 1 ] && grep -q "1 of 3 files were not blurred" "$tmp/bf.log" \
+   && grep -q "cudablur-failed .*broken.png" "$tmp/bf.log"; then
+  echo "PASS: gimp3 blur-file names the broken file and exits 1"
+else
+  echo "FAIL: gimp3 blur-file with a broken file: status $bf_status"; fail=1
+fi
+
 # Warnings of ours (the plug-in's process, the operation in GIMP's) or a
 # crash of GIMP.  Not counted: GIMP 3.0.4's own PNG exporter's criticals
 # on 16-bit images, and libgimp's complaint when GIMP has closed the pipe

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Checks one case of GIMP 3's batch tests (tests/gimp3/tests.scm) outside
- * GIMP: the input and the result GIMP saved, loaded with GEGL in their own
- * formats.
+/* Checks a blur GIMP saved, outside GIMP: a case of GIMP 3's batch tests
+ * (tests/gimp3/tests.scm), or a package's main job (tools/test-deb.sh).
+ * The input and the result are loaded with GEGL in their own formats.
  *   check_blur NAME IN OUT ALGORITHM SX SY RANGE ITERATIONS KAPPA EDGE
  *              SPACE SEL
  * The result must equal the engine's CPU blur of the input with those
@@ -58,7 +58,7 @@ sample (const gb_pixel_format *f, const guchar *p, gsize i)
 static int
 fail (const char *name, const char *what)
 {
-  printf ("FAIL: gimp3 %s: %s\n", name, what);
+  printf ("FAIL: %s: %s\n", name, what);
   return 1;
 }
 
@@ -207,7 +207,7 @@ main (int argc, char **argv)
           return fail (name, what);
         }
     }
-  printf ("PASS: gimp3 %s: %s, largest difference %g steps%s", name,
+  printf ("PASS: %s: %s, largest difference %g steps%s", name,
           babl_get_name (io), worst, strcmp (argv[12], "-")
           ? ", unchanged outside the selection" : "");
   if (gaussian)

@@ -1,0 +1,142 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Tests a package of tools/build-deb.sh as a user meets it:
+#   tools/test-deb.sh PACKAGE.deb...
+# For each package, in a fresh minimal root of its Debian release
+# (debootstrap, in _deb/RELEASE/root):
+#   1. apt-get install ./PACKAGE.deb, without recommended packages (the
+#      package's own dependencies must bring GIMP);
+#   2. the main job: a photograph blurred through that GIMP in batch mode
+#      with tools/blur-file.sh; the device it reports is printed, and the
+#      result must equal the engine's own blur of the photograph
+#      (check_blur, from the build tree: _build/ for Debian 12, the GIMP 3
+#      root's _build-gimp3/ for Debian 13);
+#   3. a copy of the plug-in in the user's own plug-in folder runs instead
+#      of the system's, and the blur still comes out right; for GIMP 3 a
+#      copy of the GEGL module in the user's module folder as well;
+#   4. apt-get purge leaves none of the package's files behind.
+# Needs root (debootstrap, chroot) and the network (apt).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+[ $# -ge 1 ] || { sed -n '3,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 2; }
+command -v debootstrap >/dev/null 2>&1 || {
+  apt-get update -q && apt-get install -y -q debootstrap; }
+
+photo=/usr/lib/python3/dist-packages/skimage/data/astronaut.png
+[ -f "$photo" ] || photo=$top/tests/data/astronaut.ppm
+fail=0
+pass () { echo "PASS: $release: $*"; }
+bad () { echo "FAIL: $release: $*"; fail=1; }
+
+for deb in "$@"; do
+  deb=$(cd "$(dirname "$deb")" && pwd)/$(basename "$deb")
+  case $deb in
+    *+deb12_*) release=bookworm gimp=2 ;;
+    *+deb13_*) release=trixie gimp=3 ;;
+    *) echo "test-deb: $deb is not a package of tools/build-deb.sh" >&2; exit 2 ;;
+  esac
+  case $deb in
+    "$top"/*) ;;
+    *) echo "test-deb: $deb must lie inside $top (bound into the root)" >&2; exit 2 ;;
+  esac
+  dir=$top/_deb/$release
+  root=$dir/root
+  log=$dir/test.log
+  in_root () { "$top/tools/gimp3-chroot.sh" "$root" "$@"; }
+  echo "test-deb: $release: a fresh root in $root"
+  rm -rf "$root"
+  mkdir -p "$dir"
+  debootstrap --variant=minbase "$release" "$root" http://deb.debian.org/debian \
+    >"$log" 2>&1 || { tail -n 20 "$log"; exit 1; }
+
+  # 1. Install as a user does.
+  if in_root sh -c "export DEBIAN_FRONTEND=noninteractive
+      apt-get update -q && apt-get install -y -q --no-install-recommends /src/${deb#$top/}" \
+      >>"$log" 2>&1; then
+    pass "apt-get install ./$(basename "$deb") (with GIMP: $(in_root dpkg-query -W -f '${Version}' gimp))"
+  else
+    tail -n 20 "$log"; bad "apt-get install failed"; continue
+  fi
+  in_root dpkg -L gimp-cudablur >"$dir/files.txt"
+
+  # 2. The main job.
+  job=$root/tmp/job
+  mkdir -p "$job"
+  cp "$top/tools/blur-file.sh" "$job/"
+  cp "$photo" "$job/photo.${photo##*.}"
+  if in_root sh /tmp/job/blur-file.sh --gimp $gimp --sigma 8 \
+       "/tmp/job/photo.${photo##*.}" /tmp/job/blurred.png >"$dir/job.log" 2>&1; then
+    pass "main job: $(cat "$dir/job.log")"
+  else
+    bad "main job failed: $(tail -n 5 "$dir/job.log")"
+  fi
+  check () { # name: blurred.png against the engine's blur of the photo
+    if [ "$gimp" = 2 ]; then
+      "$top/_build/tests/gegl/check_blur" "$release-$1" "$job/photo.${photo##*.}" \
+        "$job/blurred.png" 0 8 8 50 2 2 0 0 -
+    else
+      "$top/tools/gimp3-chroot.sh" "$top/_gimp3-root" \
+        /src/_build-gimp3/tests/gegl/check_blur "$release-$1" \
+        "/src/${job#$top/}/photo.${photo##*.}" "/src/${job#$top/}/blurred.png" \
+        0 8 8 50 2 2 0 0 -
+    fi
+  }
+  check "main-job" || fail=1
+
+  # 3. The user's own copy wins: a plug-in there that records its start
+  # and runs the system's; for GIMP 3 the module copied there as well.
+  rm -f "$job/blurred.png" "$job/user-copy-ran"
+  if [ "$gimp" = 2 ]; then
+    user_dir=$root/root/.config/GIMP/2.10/plug-ins/cudablur
+    system_bin=$(grep '/plug-ins/cudablur/cudablur$' "$dir/files.txt")
+  else
+    user_dir=$root/root/.config/GIMP/3.0/plug-ins/cudablur
+    system_bin=$(grep '/plug-ins/cudablur/cudablur$' "$dir/files.txt")
+    system_module=$(grep '/gegl-0.4/cudablur.so$' "$dir/files.txt")
+    mkdir -p "$root/root/.local/share/gegl-0.4/plug-ins"
+    cp "$root$system_module" "$root/root/.local/share/gegl-0.4/plug-ins/"
+  fi
+  mkdir -p "$user_dir"
+  printf '#!/bin/sh\necho "$$" >>/tmp/job/user-copy-ran\nexec %s "$@"\n' \
+    "$system_bin" >"$user_dir/cudablur"
+  chmod +x "$user_dir/cudablur"
+  in_root env LD_DEBUG=files sh /tmp/job/blur-file.sh --gimp $gimp --sigma 8 \
+    "/tmp/job/photo.${photo##*.}" /tmp/job/blurred.png >"$dir/user-copy.log" 2>&1 || :
+  if [ -s "$job/user-copy-ran" ] && check "user-copy"; then
+    pass "the plug-in in the user's folder ran instead of the system's"
+  else
+    bad "with a copy in the user's folder: $(tail -n 5 "$dir/user-copy.log")"
+  fi
+  grep -i 'duplicate\|skipping' "$dir/user-copy.log" | grep -v LD_DEBUG | head -n 3 \
+    | sed 's/^/  GIMP says: /'
+  if [ "$gimp" = 3 ]; then
+    # The order in which GEGL opened the two modules: the first one
+    # registers the operation, the other stays idle.
+    order=$(grep -o 'calling init: [^ ]*cudablur.so' "$dir/user-copy.log" \
+              | sed 's/calling init: //' | awk '!seen[$0]++' | tr '\n' ' ')
+    echo "  GEGL loaded, in this order: $order"
+  fi
+  rm -rf "$root/root/.config/GIMP/2.10/plug-ins/cudablur" \
+    "$root/root/.config/GIMP/3.0/plug-ins/cudablur" \
+    "$root/root/.local/share/gegl-0.4/plug-ins/cudablur.so"
+
+  # 4. Purge: every file of the package is gone, and nothing of it is
+  # left anywhere on the system.
+  in_root sh -c "DEBIAN_FRONTEND=noninteractive apt-get purge -y -q gimp-cudablur" \
+    >>"$log" 2>&1 || bad "apt-get purge failed"
+  left=
+  while read -r f; do
+    [ -f "$root$f" ] && left="$left $f"
+  done <"$dir/files.txt"
+  stray=$(find "$root" -xdev -name '*cudablur*' -not -path "$root/tmp/*" \
+            -not -path "$root/root/.config/*" -not -path "$root/src/*" 2>/dev/null)
+  if [ -z "$left" ] && [ -z "$stray" ] \
+     && ! in_root dpkg-query -W gimp-cudablur >/dev/null 2>&1; then
+    pass "apt-get purge left none of its $(wc -l <"$dir/files.txt") paths"
+  else
+    bad "after purge: files$left, found:$(echo $stray)"
+  fi
+done
+[ $fail -eq 0 ] && echo "test-deb: all passed" || echo "test-deb: failures above"
+exit $fail

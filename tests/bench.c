@@ -157,7 +157,7 @@ out:
 #endif
 
 /* Whether the GPU runs the algorithm in exact blocks
- * (cuda/recursive_blocks.cu; blocks_per_stripe 1 gives one line per
+ * (cuda/recursive_blocks/recursive_blocks.cu; blocks_per_stripe 1 gives one line per
  * thread). */
 #ifdef HAVE_CUDA
 static int

@@ -28,7 +28,7 @@ sequential (gb_algorithm a, double sigma, int naive, const float *x, int L,
   return gb_blur (&p, &src, &dst, NULL, NULL, NULL) == GB_OK;
 }
 
-/* YvV's carries as the GPU splits them (cuda/recursive_blocks.cu): the
+/* YvV's carries as the GPU splits them (cuda/recursive_blocks/recursive_blocks.cu): the
  * line's blocks in segments of seg blocks; each segment's affine map
  * (a, T) from a zero state, composed onto the line's start for each
  * segment's entry state, then the segment walked from there. */

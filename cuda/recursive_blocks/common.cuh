@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The parts of the exact block-parallel recursive Gaussians
  * (recursive_blocks.cu says how they work) that its tiled kernels and
- * its fused kernel (recursive_blocks_fused.cuh) share: the filters'
+ * its fused kernel (fused.cuh) share: the filters'
  * per-block stages, the tiles lines are read through, the block states,
  * the carries' walk along a line, and the launch helper.  Kernel code in
  * an anonymous namespace: included by recursive_blocks.cu only. */
@@ -13,8 +13,8 @@
 
 #include "cuda_internal.h"
 #include "device_util.cuh"
-#include "../engine/coefficients.h"
-#include "../engine/recursive_blocks.h"
+#include "../../engine/coefficients.h"
+#include "../../engine/recursive_blocks.h"
 
 namespace {
 

@@ -7,7 +7,7 @@
 
 #include <cooperative_groups.h>
 
-#include "recursive_blocks_common.cuh"
+#include "common.cuh"
 
 namespace {
 

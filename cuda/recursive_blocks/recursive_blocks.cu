@@ -30,9 +30,8 @@
  * (once and once for the columns after pair_kernel).
  * The table and the block states live in the caller's scratch buffer.
  * The filters' stages, the tiles, the block states and the carries' walk
- * are in recursive_blocks_common.cuh, the fused kernel in
- * recursive_blocks_fused.cuh; here the tiled kernels, pair_kernel, the
- * carry kernels and the launchers. */
+ * are in common.cuh, the fused kernel in fused.cuh; here the tiled
+ * kernels, pair_kernel, the carry kernels and the launchers. */
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -40,8 +39,8 @@
 
 #include "cuda_internal.h"
 #include "fault.h"
-#include "recursive_blocks_common.cuh"
-#include "recursive_blocks_fused.cuh"
+#include "common.cuh"
+#include "fused.cuh"
 
 namespace {
 

@@ -19,6 +19,7 @@
 
 #include <dlfcn.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <gegl.h>
 #include <gegl-plugin.h>
@@ -233,6 +234,8 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
   return TRUE;
 }
 
+static const char *module_file (void);
+
 static void
 cudablur_op_class_init (CudablurOpClass *klass)
 {
@@ -262,6 +265,10 @@ cudablur_op_class_init (CudablurOpClass *klass)
     "gimp:menu-path", "<Image>/Filters/Blur",
     "gimp:menu-label", "CUDA Gaussian Blur...",
     NULL);
+  /* Which copy of the module runs the operation (see
+   * cudablur_op_register). */
+  gegl_operation_class_set_key (operation_class, "cudablur:module-file",
+                                module_file ());
 }
 
 static void
@@ -276,27 +283,56 @@ cudablur_op_init (CudablurOp *self)
   cudablur_op_set_defaults (self);
 }
 
+/* The file this module was loaded from, or "" where it cannot be told. */
+static const char *
+module_file (void)
+{
+  Dl_info self;
+  if (!dladdr ((void *) module_file, &self) || !self.dli_fname)
+    return "";
+  return self.dli_fname;
+}
+
 /* GEGL unloads a module between uses; this one stays mapped: the static
  * CUDA runtime inside registers exit handlers and keeps a context that
  * must not outlive its code. */
 static void
 keep_loaded (void)
 {
-  Dl_info self;
-  if (!dladdr ((void *) keep_loaded, &self) || !self.dli_fname)
+  if (!*module_file ())
     return;
-  GModule *module = g_module_open (self.dli_fname, G_MODULE_BIND_LAZY);
+  GModule *module = g_module_open (module_file (), G_MODULE_BIND_LAZY);
   if (module)
     g_module_make_resident (module);
+}
+
+/* Whether another copy of this module lies in the user's GEGL folder
+ * (~/.local/share/gegl-0.4/plug-ins), which GEGL loads after its own. */
+static gboolean
+user_copy_elsewhere (void)
+{
+  gchar *user = g_build_filename (g_get_user_data_dir (), "gegl-0.4",
+                                  "plug-ins", "cudablur.so", NULL);
+  struct stat mine, theirs;
+  const gboolean other = stat (user, &theirs) == 0
+                         && *module_file () && stat (module_file (), &mine) == 0
+                         && (mine.st_dev != theirs.st_dev
+                             || mine.st_ino != theirs.st_ino);
+  g_free (user);
+  return other;
 }
 
 gboolean
 cudablur_op_register (GTypeModule *module)
 {
-  /* A second copy of the module (one installed per user and one for the
-   * system) registers nothing: GLib refuses a type name twice. */
+  /* One copy registers the operation (GLib refuses a type name twice),
+   * and as with GIMP's plug-ins the user's own copy wins over one
+   * installed for the system: a copy outside the user's folder leaves the
+   * operation to the copy inside it. */
   const GType existing = g_type_from_name ("CudablurOp");
   if (existing && g_type_get_plugin (existing) != G_TYPE_PLUGIN (module))
+    return FALSE;
+  if (!existing && user_copy_elsewhere ())
     return FALSE;
   keep_loaded ();
   cudablur_op_register_enums (module);

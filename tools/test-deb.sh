@@ -13,7 +13,8 @@
 #      root's _build-gimp3/ for Debian 13);
 #   3. a copy of the plug-in in the user's own plug-in folder runs instead
 #      of the system's, and the blur still comes out right; for GIMP 3 a
-#      copy of the GEGL module in the user's module folder as well;
+#      copy of the GEGL module in the user's module folder as well, and it
+#      is that copy that registers the operation;
 #   4. apt-get purge leaves none of the package's files behind.
 # Needs root (debootstrap, chroot) and the network (apt).
 set -eu
@@ -86,7 +87,7 @@ for deb in "$@"; do
 
   # 3. The user's own copy wins: a plug-in there that records its start
   # and runs the system's; for GIMP 3 the module copied there as well.
-  rm -f "$job/blurred.png" "$job/user-copy-ran"
+  rm -f "$job/blurred.png" "$job/user-copy-ran" "$job"/ld.*
   if [ "$gimp" = 2 ]; then
     user_dir=$root/root/.config/GIMP/2.10/plug-ins/cudablur
     system_bin=$(grep '/plug-ins/cudablur/cudablur$' "$dir/files.txt")
@@ -101,21 +102,36 @@ for deb in "$@"; do
   printf '#!/bin/sh\necho "$$" >>/tmp/job/user-copy-ran\nexec %s "$@"\n' \
     "$system_bin" >"$user_dir/cudablur"
   chmod +x "$user_dir/cudablur"
-  in_root env LD_DEBUG=files sh /tmp/job/blur-file.sh --gimp $gimp --sigma 8 \
+  in_root env LD_DEBUG=files LD_DEBUG_OUTPUT=/tmp/job/ld sh /tmp/job/blur-file.sh --gimp $gimp --sigma 8 \
     "/tmp/job/photo.${photo##*.}" /tmp/job/blurred.png >"$dir/user-copy.log" 2>&1 || :
   if [ -s "$job/user-copy-ran" ] && check "user-copy"; then
     pass "the plug-in in the user's folder ran instead of the system's"
   else
     bad "with a copy in the user's folder: $(tail -n 5 "$dir/user-copy.log")"
   fi
-  grep -i 'duplicate\|skipping' "$dir/user-copy.log" | grep -v LD_DEBUG | head -n 3 \
+  grep -i 'duplicate\|skipping' "$dir/user-copy.log" | head -n 3 \
     | sed 's/^/  GIMP says: /'
   if [ "$gimp" = 3 ]; then
     # The order in which GEGL opened the two modules: the first one
     # registers the operation, the other stays idle.
-    order=$(grep -o 'calling init: [^ ]*cudablur.so' "$dir/user-copy.log" \
+    order=$(cat "$job"/ld.* | grep -o 'calling init: [^ ]*cudablur.so' \
               | sed 's/calling init: //' | awk '!seen[$0]++' | tr '\n' ' ')
     echo "  GEGL loaded, in this order: $order"
+    # Which copy registered the operation, as GEGL reports it (GObject
+    # introspection, installed for this check only).
+    in_root sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+        --no-install-recommends python3-gi gir1.2-gegl-0.4" >>"$log" 2>&1
+    from=$(in_root python3 -c "
+import gi
+gi.require_version('Gegl', '0.4')
+from gi.repository import Gegl
+Gegl.init([])
+print(Gegl.Operation.get_key('cudablur:gaussian-blur', 'cudablur:module-file'))" 2>>"$log")
+    if [ "$from" = /root/.local/share/gegl-0.4/plug-ins/cudablur.so ]; then
+      pass "the GEGL module in the user's folder registered the operation"
+    else
+      bad "the operation came from \"$from\", not the user's copy"
+    fi
   fi
   rm -rf "$root/root/.config/GIMP/2.10/plug-ins/cudablur" \
     "$root/root/.config/GIMP/3.0/plug-ins/cudablur" \

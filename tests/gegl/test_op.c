@@ -16,13 +16,20 @@
  *   - extreme accepted values give finite output, and every pixel of a
  *     NaN-poisoned destination is written;
  *   - loading the module a second time registers nothing and breaks
- *     nothing.
+ *     nothing;
+ *   - the operation comes from the build's module, put where the user's
+ *     own copy goes, even where a copy is installed for the system.
  * GEGL_MODULE_DIR (set by the build) holds the module. */
+#define _DEFAULT_SOURCE   /* realpath, symlink */
 #include "config.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include <gegl.h>
 #include <gegl-paramspecs.h>
@@ -349,17 +356,72 @@ check_properties (void)
   g_object_unref (n);
 }
 
+/* The build's module as the user's own copy (XDG_DATA_HOME/gegl-0.4/
+ * plug-ins), which wins over one installed for the system: so the tests
+ * run the build's operation wherever a package is installed.  Returns the
+ * folder to remove after. */
+static gchar *
+build_module_as_users (void)
+{
+  gchar *home = g_dir_make_tmp ("cudablur-test-op-XXXXXX", NULL);
+  if (!home)
+    return NULL;
+  gchar *dir = g_build_filename (home, "gegl-0.4", "plug-ins", NULL);
+  gchar *link = g_build_filename (dir, "cudablur.so", NULL);
+  if (g_mkdir_with_parents (dir, 0700) != 0
+      || symlink (GEGL_MODULE_DIR "/cudablur.so", link) != 0)
+    fprintf (stderr, "test_op: cannot link the module into %s\n", dir);
+  g_setenv ("XDG_DATA_HOME", home, TRUE);
+  g_free (link);
+  g_free (dir);
+  return home;
+}
+
+static void
+remove_users (gchar *home)
+{
+  if (!home)
+    return;
+  gchar *dir = g_build_filename (home, "gegl-0.4", "plug-ins", NULL);
+  gchar *link = g_build_filename (dir, "cudablur.so", NULL);
+  gchar *parent = g_path_get_dirname (dir);
+  g_unlink (link);
+  g_rmdir (dir);
+  g_rmdir (parent);
+  g_rmdir (home);
+  g_free (parent);
+  g_free (link);
+  g_free (dir);
+  g_free (home);
+}
+
+/* The operation is registered by the build's module. */
+static void
+check_module_file (void)
+{
+  const gchar *file = gegl_operation_get_key (OP, "cudablur:module-file");
+  char *used = file ? realpath (file, NULL) : NULL;
+  char *built = realpath (GEGL_MODULE_DIR "/cudablur.so", NULL);
+  TU_CHECK (used && built && !strcmp (used, built),
+            "the operation comes from %s, not the build's %s",
+            file ? file : "(no key)", GEGL_MODULE_DIR "/cudablur.so");
+  free (used);
+  free (built);
+}
+
 int
 main (int argc, char **argv)
 {
+  gchar *users = build_module_as_users ();
   gegl_init (&argc, &argv);
   g_object_set (gegl_config (), "mipmap-rendering", TRUE, "threads", 1, NULL);
-  gegl_load_module_directory (GEGL_MODULE_DIR);
   if (!gegl_has_operation (OP))
     {
       fprintf (stderr, "FAIL: %s not found in %s\n", OP, GEGL_MODULE_DIR);
+      remove_users (users);
       return 1;
     }
+  check_module_file ();
   GeglNode *g = gegl_node_new ();
   GeglNode *load = gegl_node_new_child (g, "operation", "gegl:ppm-load",
                                         "path", TEST_DATA_DIR "/coffee.ppm",
@@ -426,5 +488,6 @@ main (int argc, char **argv)
   g_object_unref (photo);
   g_object_unref (photo_float);
   gegl_exit ();
+  remove_users (users);
   return tu_finish ("test_op");
 }

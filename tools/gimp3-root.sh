@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 root=${1:-$top/_gimp3-root}
 pkgs="gimp libgimp-3.0-dev libgegl-dev libbabl-dev build-essential
       pkg-config autoconf automake gettext xvfb xauth xdotool imagemagick
-      python3-skimage python3-gi gir1.2-gimp-3.0 procps debhelper"
+      python3-skimage python3-gi gir1.2-gimp-3.0 procps debhelper dbus"
 stamp="$root/.cudablur-root"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$pkgs" ]; then
   echo "gimp3-root: $root is ready"

@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# GIMP 3's filter tool on the operation, under Xvfb (filter-tool-driver.sh):
+# GIMP's GUI opens a photograph, the filter is found through GIMP's action
+# search and opens in the filter tool, and the canvas shows its preview:
+# the middle of the photograph on screen must have changed, and be nearer
+# to a blur of what was there than to it.  The screenshots go to
+# tests/artefacts/ (gimp3-filter-tool.png: look at it).  Skipped with
+# CUDABLUR_GUI_TESTS=skip.  Called by `make check` where GIMP 3 is.
+set -u
+: "${srcdir:=.}"
+: "${builddir:=.}"
+[ "${CUDABLUR_GUI_TESTS:-}" = skip ] && { echo "GUI tests skipped"; exit 77; }
+for cmd in gimp-3.0 xvfb-run dbus-run-session xdotool import convert compare; do
+  command -v $cmd >/dev/null 2>&1 || { echo "$cmd not installed: skipped"; exit 77; }
+done
+top_build=$(cd "$builddir" && pwd)
+data=$(cd "$srcdir/tests/data" && pwd)
+driver=$(cd "$srcdir/tests/gimp3" && pwd)/filter-tool-driver.sh
+art=$top_build/tests/artefacts
+mkdir -p "$art" || exit 99
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cudablur-tool.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+export GIMP3_DIRECTORY="$tmp/profile" XDG_DATA_HOME="$tmp/share"
+export HOME="$tmp/home" LC_ALL=C.UTF-8 LANGUAGE=en
+mkdir -p "$GIMP3_DIRECTORY/plug-ins/cudablur" "$XDG_DATA_HOME/gegl-0.4/plug-ins" \
+  "$HOME" || exit 99
+cp "$top_build/gimp3/cudablur" "$GIMP3_DIRECTORY/plug-ins/cudablur/" || exit 99
+cp "$top_build/gegl/cudablur.so" "$XDG_DATA_HOME/gegl-0.4/plug-ins/" || exit 99
+# One window per image (the canvas alone in it); GIMP's welcome on a new
+# version not shown (the profile says this version ran before).
+version=$(gimp-3.0 --version | awk '{ print $NF }')
+printf '(show-welcome-dialog no)\n(config-version "%s")\n' "$version" \
+  >"$GIMP3_DIRECTORY/gimprc"
+printf '(single-window-mode no)\n' >"$GIMP3_DIRECTORY/sessionrc"
+# A PNM photograph: no colour profile for GIMP to ask about.
+cp "$data/coffee.ppm" "$tmp/coffee.ppm" || exit 99
+
+# GIMP's GUI wants a session bus: without one it quits.
+timeout 600 xvfb-run -a -s "-screen 0 1600x1200x24" dbus-run-session -- \
+  sh "$driver" "$tmp/coffee.ppm" "$art" "$tmp/gimp.log" 2>/dev/null
+status=$?
+fail=0
+[ $status -eq 0 ] || { echo "FAIL: the GUI run exited with $status"; fail=1; }
+if grep -qiE 'segmentation|fatal error|cudablur:gaussian-blur:' "$tmp/gimp.log"; then
+  echo "FAIL: GIMP 3 reported:"; grep -iE 'segmentation|fatal error|cudablur' "$tmp/gimp.log" | head -n 5
+  fail=1
+fi
+if [ $fail -eq 0 ]; then
+  # The middle quarter of the image window: inside the photograph.
+  read -r x y w h <"$art/gimp3-canvas.txt"
+  box="$((w / 4))x$((h / 4))+$((x + w * 3 / 8))+$((y + h * 3 / 8))"
+  convert "$art/gimp3-before.png" -crop "$box" +repage "$tmp/before.png"
+  convert "$art/gimp3-filter-tool.png" -crop "$box" +repage "$tmp/after.png"
+  convert "$tmp/before.png" -blur 0x3 "$tmp/blurred.png"
+  changed=$(compare -metric AE -fuzz 2% "$tmp/before.png" "$tmp/after.png" null: 2>&1)
+  to_before=$(compare -metric RMSE "$tmp/before.png" "$tmp/after.png" null: 2>&1 | sed 's/ .*//')
+  to_blur=$(compare -metric RMSE "$tmp/blurred.png" "$tmp/after.png" null: 2>&1 | sed 's/ .*//')
+  pixels=$(( (w / 4) * (h / 4) ))
+  if [ "${changed%.*}" -gt $((pixels / 3)) ] 2>/dev/null \
+     && awk -v a="$to_blur" -v b="$to_before" 'BEGIN { exit !(a < b) }'; then
+    echo "PASS: gimp3 filter tool: the canvas shows the blur ($changed of $pixels pixels changed; RMSE to a blur $to_blur, to the original $to_before)"
+  else
+    echo "FAIL: gimp3 filter tool: the canvas did not show a blur ($changed of $pixels pixels changed; RMSE to a blur $to_blur, to the original $to_before)"
+    fail=1
+  fi
+fi
+[ $fail -eq 0 ] || tail -n 20 "$tmp/gimp.log"
+echo "screenshots: $art/gimp3-before.png, $art/gimp3-filter-tool.png"
+exit $fail

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "gblur.h"
 #include "testutil.h"
@@ -25,21 +24,6 @@
 #include <cuda_runtime.h>
 #include <nppi.h>
 #endif
-
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
-
-static int
-cmp (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
 
 /* Median wall time in ms of `reps` gb_blur calls (after one warm-up). */
 static double
@@ -53,12 +37,12 @@ time_blur (const gb_params *p, const tu_image *src, tu_image *dst, int reps,
     return -1.0;
   for (int r = 0; r < reps; r++)
     {
-      double t0 = now ();
+      double t0 = tu_now ();
       if (gb_blur (p, &src->view, &dst->view, NULL, NULL, rep) != GB_OK)
         return -1.0;
-      t[r] = (now () - t0) * 1e3;
+      t[r] = (tu_now () - t0) * 1e3;
     }
-  qsort (t, reps, sizeof *t, cmp);
+  qsort (t, reps, sizeof *t, tu_cmp_double);
   return t[reps / 2];
 }
 
@@ -142,7 +126,7 @@ time_npp (int w, int h, double sigma, int reps)
       if (i >= 0)
         t[i] = ms;
     }
-  qsort (t, reps, sizeof *t, cmp);
+  qsort (t, reps, sizeof *t, tu_cmp_double);
   result = t[reps / 2];
 out:
   cudaEventDestroy (e0);

@@ -316,3 +316,18 @@ tu_params_cpu (gb_params *p, int algorithm, double sigma_x, double sigma_y)
   p->sigma_x = sigma_x;
   p->sigma_y = sigma_y;
 }
+
+double
+tu_now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
+int
+tu_cmp_double (const void *a, const void *b)
+{
+  const double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}

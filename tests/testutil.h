@@ -60,6 +60,12 @@ double tu_max_error_vs_reference (const tu_image *src, const tu_image *out,
 void tu_compare (const tu_image *a, const tu_image *b, double *rel_l2,
                  double *max_abs);
 
+/* Seconds on the monotonic clock, for the benchmarks. */
+double tu_now (void);
+
+/* qsort's comparison of doubles, ascending (medians of timings). */
+int tu_cmp_double (const void *a, const void *b);
+
 /* Seed from GB_TEST_SEED or the clock, printed so a failure can be rerun. */
 uint64_t tu_seed (const char *test_name);
 

@@ -20,29 +20,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <gegl.h>
 
 #include "gblur.h"
 #include "op.h"
+#include "testutil.h"
 
 #define ROUNDS 7
-
-static double
-now (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
-
-static int
-cmp (const void *a, const void *b)
-{
-  const double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
 
 /* The photograph scaled to w x h, as an 8-bit RGB layer's buffer. */
 static GeglBuffer *
@@ -69,10 +54,10 @@ static double
 render (GeglNode *filter, double scale, const GeglRectangle *view,
         guchar *view_pixels)
 {
-  const double t0 = now ();
+  const double t0 = tu_now ();
   gegl_node_blit (filter, scale, view, babl_format ("R'G'B'A u8"),
                   view_pixels, GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
-  return now () - t0;
+  return tu_now () - t0;
 }
 
 static void
@@ -100,7 +85,7 @@ bench (GeglBuffer *layer, const char *label, const char *operation,
       gegl_node_set (filter, "std-dev-x", s, "std-dev-y", s, NULL);
       t[i] = render (filter, scale, &view, view_pixels);
     }
-  qsort (t, ROUNDS, sizeof t[0], cmp);
+  qsort (t, ROUNDS, sizeof t[0], tu_cmp_double);
   printf ("| %s | %.0f | %dx%d | %.3f | %.3f | %.3f |\n", label, sigma,
           view.width, view.height, first, t[ROUNDS / 2], t[ROUNDS - 1]);
   fflush (stdout);

@@ -22,12 +22,13 @@
 #   -h, --help
 #
 # The file's active layer (GIMP 3: its selected layers) is blurred, within
-# a saved selection if the file has one.  Transparency is kept where the output format has it (PNG,
-# TIFF, WebP, XCF...); formats without alpha (JPEG, BMP, PNM) get the
-# image flattened onto the background colour first.  The format follows
-# OUT's extension.  The plug-in must be installed where GIMP finds it
-# (tools/setup.sh does that).  Prints one line per file with the device
-# that ran its blur; exits 1 if any file failed, 2 on bad usage.
+# a saved selection if the file has one.  Transparency is kept where the
+# output format has it (PNG, TIFF, WebP, XCF...); formats without alpha
+# (JPEG, BMP, PNM) get the image flattened onto the background colour
+# first.  The format follows OUT's extension.  The plug-in must be
+# installed where GIMP finds it (tools/setup.sh does that).  Prints one
+# line per file with the device that ran its blur; exits 1 if any file
+# failed, 2 on bad usage.
 set -eu
 
 usage () {

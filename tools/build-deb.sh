@@ -61,7 +61,7 @@ for release in "$@"; do
     echo "build-deb: $release can be built on $release only" >&2; exit 2
   fi || { tail -n 40 "$out/build.log"; exit 1; }
   deb=$(ls "$out"/gimp-cudablur_*.deb)
-  lintian --fail-on error --suppress-tags-from-file /dev/null "$deb" \
+  lintian --fail-on error "$deb" \
     >"$out/lintian.log" 2>&1 || { cat "$out/lintian.log"; exit 1; }
   echo "build-deb: wrote $deb ($(grep -c '^[EWIPX]:' "$out/lintian.log" || :) lintian notes, no error)"
   sed -n 's/^cudablur:Backend=/  /p' "$src/debian/gimp-cudablur.substvars" \

@@ -88,12 +88,11 @@ for deb in "$@"; do
   # 3. The user's own copy wins: a plug-in there that records its start
   # and runs the system's; for GIMP 3 the module copied there as well.
   rm -f "$job/blurred.png" "$job/user-copy-ran" "$job"/ld.*
+  system_bin=$(grep '/plug-ins/cudablur/cudablur$' "$dir/files.txt")
   if [ "$gimp" = 2 ]; then
     user_dir=$root/root/.config/GIMP/2.10/plug-ins/cudablur
-    system_bin=$(grep '/plug-ins/cudablur/cudablur$' "$dir/files.txt")
   else
     user_dir=$root/root/.config/GIMP/3.0/plug-ins/cudablur
-    system_bin=$(grep '/plug-ins/cudablur/cudablur$' "$dir/files.txt")
     system_module=$(grep '/gegl-0.4/cudablur.so$' "$dir/files.txt")
     mkdir -p "$root/root/.local/share/gegl-0.4/plug-ins"
     cp "$root$system_module" "$root/root/.local/share/gegl-0.4/plug-ins/"
@@ -112,8 +111,8 @@ for deb in "$@"; do
   grep -i 'duplicate\|skipping' "$dir/user-copy.log" | head -n 3 \
     | sed 's/^/  GIMP says: /'
   if [ "$gimp" = 3 ]; then
-    # The order in which GEGL opened the two modules: the first one
-    # registers the operation, the other stays idle.
+    # The order in which GEGL opened the two modules (its own folder
+    # first), for the log.
     order=$(cat "$job"/ld.* | grep -o 'calling init: [^ ]*cudablur.so' \
               | sed 's/calling init: //' | awk '!seen[$0]++' | tr '\n' ' ')
     echo "  GEGL loaded, in this order: $order"

@@ -53,14 +53,13 @@ tries=0
 dlg=
 while [ -z "$dlg" ] && [ "$tries" -lt 3 ]; do
   xdotool windowfocus "$img" 2>/dev/null
-  shown=$(xdotool search --onlyvisible --class . 2>/dev/null | sort)
+  xdotool search --onlyvisible --class . 2>/dev/null | sort >"$art/.shown"
   xdotool key --clearmodifiers slash
   sleep 2
   # The search's own window, new on the screen: without a window manager
   # it has to be given the keyboard.
   popup=$(xdotool search --onlyvisible --class . 2>/dev/null | sort \
-            | comm -13 "$(printf '%s\n' "$shown" >"$art/.shown"; echo "$art/.shown")" - \
-            | tail -n 1)
+            | comm -13 "$art/.shown" - | tail -n 1)
   rm -f "$art/.shown"
   [ -n "$popup" ] && xdotool windowfocus "$popup" 2>/dev/null
   sleep 1

@@ -49,7 +49,7 @@ run_iterations (int C, const gb_params *p, float *a, float *b, float *dty,
                                    dtxT, flip_first ? b : nullptr, s))
       != GB_OK)
     return st;
-  const int hold = p->edge_interpolation == GB_EDGE_HOLD;
+  const int hold = gb_research_of (p)->edge_interpolation == GB_EDGE_HOLD;
   const int exact = p->algorithm != GB_ALGO_EDGE_PARTITIONED;
   /* The passes, rows then columns each iteration (an axis of sigma 0
    * has none).  A pass reads its lines as columns: the rows' from the
@@ -123,7 +123,7 @@ gb_cuda_edge_blocks (const gb_params *p, int lines, int L, int channels,
     {
       /* No empty blocks: a block after the first must start inside the
        * line. */
-      int n = p->blocks_per_stripe;
+      int n = gb_research_of (p)->blocks_per_stripe;
       if (n <= 0)
         {
           const int most = channels == 4 ? 32 : 40;   /* pixels a block */

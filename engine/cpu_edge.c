@@ -237,7 +237,8 @@ gb_cpu_edge (const gb_params *params, const gb_image *src,
                   /* The CPU runs whole lines in parallel already; 8 blocks
                    * keep Algorithm C's result close to a GPU's. */
                   .c = c, .blocks = gb_edge_blocks (params, 8),
-                  .hold = params->edge_interpolation == GB_EDGE_HOLD };
+                  .hold = gb_research_of (params)->edge_interpolation
+                           == GB_EDGE_HOLD };
   int passes = 2 * N, done = 0;
   for (int it = 1; it <= N && st == GB_OK; it++)
     for (int v = 0; v < 2 && st == GB_OK; v++, done++)

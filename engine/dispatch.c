@@ -17,9 +17,7 @@
 #include "dispatch.h"
 #include "backend.h"
 
-/* Smaller images are faster on the CPU once uploads and downloads are
- * counted: a 512x512 RGBA float image is 4 MiB each way. */
-#define GB_GPU_MIN_PIXELS (512L * 512L)
+#define GB_GPU_MIN_PIXELS ((long) GB_GPU_MIN_SIDE * GB_GPU_MIN_SIDE)
 /* After this many GPU failures in a process the GPU is not tried again. */
 #define GB_GPU_MAX_FAILURES 3
 

@@ -23,8 +23,8 @@ typedef enum
 {
   GB_ALGO_AUTO = 0,
   GB_ALGO_FIR = 1,              /* separable FIR, taps to radius ceil(3 sigma) */
-  GB_ALGO_YVRG = 2,             /* Young-van Vliet recursive Gaussian */
-  GB_ALGO_YVRG_TWO_WAY = 3,     /* two-way partitioned Young-van Vliet */
+  GB_ALGO_YVV = 2,              /* Young-van Vliet recursive Gaussian */
+  GB_ALGO_YVV_TWO_WAY = 3,      /* two-way partitioned Young-van Vliet */
   GB_ALGO_DERICHE = 4,          /* Deriche 4th-order recursive Gaussian */
   GB_ALGO_EDGE_EXACT = 5,       /* domain transform, Algorithm A */
   GB_ALGO_EDGE_PARTITIONED = 6, /* domain transform, Algorithm C */
@@ -35,7 +35,6 @@ typedef enum
 #define GB_USES_RANGE_SIGMA 0x1u
 #define GB_USES_ITERATIONS  0x2u
 #define GB_USES_KAPPA       0x4u
-#define GB_USES_TAPS        0x8u
 
 /* One description per algorithm (engine/algorithms.c).  Everything that
  * lists algorithms iterates these: the validator and the dispatcher, both
@@ -68,18 +67,6 @@ typedef enum
   GB_BACKEND_CPU = 2
 } gb_backend;
 
-/* How the edge-aware recursion treats the input between two samples that
- * the domain transform spreads apart (an edge). */
-typedef enum
-{
-  GB_EDGE_HOLD = 0,     /* each sample holds for half the gap: edges keep
-                           their contrast (default) */
-  GB_EDGE_LINEAR = 1    /* linear interpolation, the paper's Eq. 4 as
-                           printed: a wide gap becomes a ramp, and about
-                           18 % of a 200-level edge leaks at sigma 50,
-                           range sigma 20 */
-} gb_edge_interpolation;
-
 /* What lies beyond the image's edges, on every side: GIMP's "abyss
  * policy" in its own Gaussian blur.  The colours are in the working space
  * (premultiplied; with 2 or 4 channels the last is alpha). */
@@ -94,14 +81,6 @@ typedef enum
   GB_BORDER_WHITE = 3,  /* opaque white */
   GB_BORDER_COUNT
 } gb_border;
-
-/* How FIR taps are produced: read from a precomputed table, or generated
- * on the fly by forward quotients (Turkowski, GPU Gems 3, ch. 40). */
-typedef enum
-{
-  GB_TAPS_TABLE = 0,
-  GB_TAPS_INCREMENTAL = 1
-} gb_taps_mode;
 
 typedef enum
 {
@@ -133,6 +112,10 @@ typedef enum
   GB_STATUS_COUNT
 } gb_status;
 
+/* Knobs that change how a blur is computed, not what it computes
+ * (engine/research.h): not part of the API. */
+typedef struct gb_research gb_research;
+
 /* Parameter limits: the engine's checks, its status messages (tested to
  * agree), the plug-in's argument checks and the dialog's ranges. */
 #define GB_SIGMA_MAX 1500.0
@@ -160,17 +143,7 @@ typedef struct
   int iterations;          /* edge-aware only: H+V iterations */
   double kappa;            /* Algorithm C boundary extension, units of sigma */
   gb_backend backend;      /* requested backend */
-  gb_taps_mode taps;       /* FIR taps: table or incremental */
   int threads;             /* CPU threads; 0 = one per online core */
-  int blocks_per_stripe;   /* Algorithm C's blocks per line, 0 = chosen
-                              from the device; yvrg and deriche on the GPU:
-                              1 = one line per thread, otherwise the exact
-                              block-parallel kernels */
-  gb_edge_interpolation edge_interpolation;
-  int naive_borders;       /* yvrg: start the anticausal pass from the last
-                              causal value, as the two-way paper does (to
-                              reproduce its Table 2), instead of the exact
-                              replicate-border start (Triggs-Sdika). */
   gb_border border;        /* beyond the edges; not CLAMP: the image is
                               framed by one pixel of the border colour and
                               the frame replicated, which is the constant
@@ -184,6 +157,10 @@ typedef struct
                               them as they are.  The blur itself is the same
                               arithmetic either way; what it runs on is the
                               caller's choice of data. */
+  const gb_research *research;  /* NULL (gb_params_init): the defaults;
+                                   other ways of computing the same blur,
+                                   for tests and benchmarks only
+                                   (engine/research.h) */
 } gb_params;
 
 /* A view of an image: interleaved float32 channels, rows stride floats
@@ -222,7 +199,8 @@ typedef struct
 } gb_report;
 
 /* Defaults: auto algorithm, sigma 5 on both axes, range sigma 50,
- * 2 iterations, kappa 2, auto backend, table taps, all cores. */
+ * 2 iterations, kappa 2, auto backend, all cores, replicated edges,
+ * linear light. */
 void gb_params_init (gb_params *params);
 
 /* Blur src into dst.  dst may be the very same view as src (same data and
@@ -357,6 +335,10 @@ int gb_reach (const gb_params *params, int axis /* 0 = x, 1 = y */);
  * parameters, algorithm and size choose it; whether a usable device
  * exists only a start of CUDA tells (gb_cuda_info). */
 gb_backend gb_backend_for (const gb_params *params, int width, int height);
+/* The automatic backend runs images of fewer pixels than this side
+ * squared on the CPU: counting uploads and downloads (4 MiB each way for
+ * 512 x 512 RGBA float) they are faster there. */
+#define GB_GPU_MIN_SIDE 512
 
 /* GPU information: 1 and the device name when a CUDA device can be used,
  * else 0 and the reason.  buf receives at most size bytes. */

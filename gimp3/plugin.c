@@ -19,8 +19,8 @@
 
 #include "gblur.h"
 #include "op.h"
-#include "../plugin/values.h"
-#include "../plugin/plugin-intl.h"
+#include "../gimp2/values.h"
+#include "intl.h"
 
 #define OPERATION CUDABLUR_OP_NAME
 

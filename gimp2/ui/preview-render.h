@@ -14,7 +14,7 @@
 
 #include <gegl.h>
 
-#include "../plugin/values.h"
+#include "../values.h"
 #include "preview-geometry.h"
 
 /* Float pixels of a scaled rectangle of the drawable, shared by the jobs

@@ -18,7 +18,7 @@
 #include "format.h"
 #include "proc-status.h"
 #include "render.h"
-#include "plugin-intl.h"
+#include "intl.h"
 
 /* The drawable's buffers and the rectangles the callbacks move. */
 typedef struct

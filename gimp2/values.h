@@ -11,7 +11,7 @@
 #define PLUG_IN_PROC   "plug-in-cudablur"
 #define PLUG_IN_PROC_FULL "plug-in-cudablur-full"
 /* The menu entry's procedure: a name that no temporary procedure shares
- * (plugin/resident.c says why), with plug-in-cudablur-full's arguments. */
+ * (gimp2/resident.c says why), with plug-in-cudablur-full's arguments. */
 #define PLUG_IN_PROC_MENU "plug-in-cudablur-menu"
 #define PLUG_IN_BINARY "cudablur"
 #define PLUG_IN_ROLE   "gimp-cudablur"

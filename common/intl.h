@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* gettext for the plug-in and its dialog: every user-visible string goes
- * through _() (translated now) or N_() (marked, translated where used). */
+/* gettext for the front ends: every user-visible string goes through _()
+ * (translated now) or N_() (marked, translated where used).  INIT_I18N
+ * makes our catalogues a plug-in process's own; code that runs inside
+ * another program's process (the GEGL module) must not call it. */
 #ifndef CUDABLUR_INTL_H
 #define CUDABLUR_INTL_H
 

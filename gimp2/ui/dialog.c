@@ -18,10 +18,10 @@
 #include <libgimp/gimpui.h>
 #include <gdk/gdkkeysyms.h>
 
-#include "../plugin/dialog.h"
-#include "../plugin/paths.h"
-#include "../plugin/plugin-intl.h"
-#include "../plugin/presets.h"
+#include "dialog.h"
+#include "paths.h"
+#include "intl.h"
+#include "../presets.h"
 #include "preview.h"
 
 /* Range sigmas the dialog offers: past a few hundred (on the 0-255 scale)

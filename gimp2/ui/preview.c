@@ -12,7 +12,7 @@
 
 #include "preview.h"
 #include "preview-render.h"
-#include "../plugin/plugin-intl.h"
+#include "intl.h"
 
 /* Quiet time after a change before a render starts (a slider being
  * dragged renders when it rests), and how often results are looked for. */

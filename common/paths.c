@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The plug-in's data folders, found beside the executable (paths.h). */
+/* The front ends' data folders, found beside the executable (paths.h). */
 #include "config.h"
-
-#include <libgimp/gimp.h>
 
 #include "paths.h"
 
@@ -10,11 +8,11 @@
 static gchar *
 beside_executable (const gchar *name, const gchar *fallback)
 {
-  /* The executable's real path (GIMP may have run a link to it), or the
-   * name GIMP gave it. */
+  /* The executable's real path: GIMP may have run a link to it. */
   gchar *exe = g_file_read_link ("/proc/self/exe", NULL);
-  const gchar *prog = gimp_get_progname ();
-  gchar *dir = g_path_get_dirname (exe ? exe : prog ? prog : ".");
+  if (!exe)
+    return g_strdup (fallback);
+  gchar *dir = g_path_get_dirname (exe);
   gchar *path = g_build_filename (dir, name, NULL);
   g_free (exe);
   g_free (dir);

@@ -2,7 +2,7 @@
 /* plug-in-cudablur: registration in the PDB, run modes, argument and
  * drawable checks, last values.
  *
- * One binary serves two roles (plugin/resident.c): the permanent
+ * One binary serves two roles (gimp2/resident.c): the permanent
  * procedures, a new process per call, and a resident extension that GIMP
  * starts once per session and that answers script calls through
  * temporary procedures of the scripts' names, without paying process,
@@ -14,10 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dialog.h"
+#include "ui/dialog.h"
 #include "procedure.h"
 #include "render.h"
-#include "plugin-intl.h"
+#include "intl.h"
 #include "resident.h"
 #include "timing.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Where the plug-in's catalogues and help pages are: beside the running
+/* Where a plug-in's catalogues and help pages are: beside the running
  * executable when they are there (an installed plug-in folder, or one
  * copied by hand into any GIMP plug-in folder), else where configure put
  * them.  CUDABLUR_LOCALEDIR overrides the catalogues (the tests run the

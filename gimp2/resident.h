@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The resident process that serves script calls (plugin/resident.c). */
+/* The resident process that serves script calls (gimp2/resident.c). */
 #ifndef CUDABLUR_RESIDENT_H
 #define CUDABLUR_RESIDENT_H
 

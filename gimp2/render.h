@@ -7,7 +7,7 @@
 
 #include "values.h"
 
-/* What one render took, for CUDABLUR_TIMING (plugin/timing.c). */
+/* What one render took, for CUDABLUR_TIMING (gimp2/timing.c). */
 typedef struct
 {
   const gchar *format;    /* the babl format moved through GEGL */

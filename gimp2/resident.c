@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "procedure.h"
-#include "plugin-intl.h"
+#include "intl.h"
 #include "resident.h"
 
 /* GPU buffers and pinned memory are freed after this long without a call;

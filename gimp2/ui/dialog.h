@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The plug-in's dialog as the run modes need it: declared here, in the
- * layer that calls it, and implemented in ui/ (which includes plugin/
- * headers; nothing in plugin/ includes ui/). */
+/* The plug-in's dialog (gimp2/ui/dialog.c), which the interactive run
+ * mode (gimp2/main.c) opens.  The dialog uses the wing's values and
+ * presets; nothing else in the wing uses the dialog. */
 #ifndef CUDABLUR_DIALOG_H
 #define CUDABLUR_DIALOG_H
 
-#include "values.h"
+#include "../values.h"
 
 /* Runs the dialog on vals; TRUE when the user pressed OK (vals then hold
  * the chosen values), FALSE on Cancel or close. */

@@ -16,7 +16,7 @@
 #include <libgimp/gimp.h>
 #include <libgimp/gimpui.h>
 
-#include "../plugin/values.h"
+#include "../values.h"
 
 typedef struct _CudablurPreview CudablurPreview;
 

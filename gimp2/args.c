@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "values.h"
-#include "plugin-intl.h"
+#include "intl.h"
 
 void
 cudablur_vals_defaults (CudablurVals *vals)

@@ -3,13 +3,13 @@
  * algorithm registry and the engine's limits, and their installation as
  * permanent procedures (query) or as the resident process's temporary
  * ones.  The menu entry has a procedure of its own that is never
- * temporary (plugin/resident.c says why). */
+ * temporary (gimp2/resident.c says why). */
 #include "config.h"
 
 #include <string.h>
 
 #include "procedure.h"
-#include "plugin-intl.h"
+#include "intl.h"
 
 GimpParamDef cudablur_args[CUDABLUR_N_ARGS_FULL] = {
   { GIMP_PDB_INT32, "run-mode",

@@ -65,9 +65,9 @@ static const registry_row rows[GB_ALGO_COUNT] = {
   [GB_ALGO_EDGE_EXACT] = {
     { GB_ALGO_EDGE_EXACT, "edge-aware", GB_N_ ("Keep edges (edge-aware)"),
       "domain transform, exact Algorithm A",
-      GB_N_ ("Edge-aware blur by the domain transform, exact (Algorithm A): "
-             "smooths detail but keeps edges whose colour difference is "
-             "well above the range sigma."),
+      GB_N_ ("Edge-aware blur by the domain transform, exact: smooths "
+             "detail but keeps edges whose colour difference is well above "
+             "the edge contrast."),
       GB_USES_RANGE_SIGMA | GB_USES_ITERATIONS, 4.0, 0.0, 1 },
     gb_cpu_edge, 0 },
   [GB_ALGO_EDGE_PARTITIONED] = {
@@ -75,7 +75,7 @@ static const registry_row rows[GB_ALGO_COUNT] = {
       GB_N_ ("Keep edges, faster (approximate)"),
       "edge-aware partitioned, Algorithm C",
       GB_N_ ("Edge-aware blur, partitioned into blocks that start from an "
-             "estimate (Algorithm C): approximate at block boundaries."),
+             "estimate: faster, approximate at block boundaries."),
       GB_USES_RANGE_SIGMA | GB_USES_ITERATIONS | GB_USES_KAPPA, 4.0, 0.0,
       1 },
     gb_cpu_edge, 0 },

@@ -2,9 +2,8 @@
 /* cudablur:gaussian-blur, a GEGL operation over the engine: GIMP 3 runs it
  * in its own process, shows it in its filter tool (on-canvas preview,
  * split view, presets, blending options) and keeps it as a
- * non-destructive filter.  Its properties are the arguments of
- * plug-in-cudablur-full, declared from the engine's registry and limits
- * (gegl/properties.c).
+ * non-destructive filter.  Its properties are the parameter table's rows,
+ * the arguments of plug-in-cudablur-full (gegl/properties.c).
  *
  * The operation is computed for its whole input at once where the input
  * is finite (get_cached_region): one engine call per render, which the GPU
@@ -36,16 +35,9 @@ static void
 params_at_level (const CudablurOp *self, gint level, gb_params *p)
 {
   const gdouble scale = 1.0 / (1 << level);
-  gb_params_init (p);
-  p->algorithm = (gb_algorithm) self->algorithm;
-  p->sigma_x = self->std_dev_x * scale;
-  p->sigma_y = self->std_dev_y * scale;
-  p->range_sigma = self->range_sigma;
-  p->iterations = self->iterations;
-  p->kappa = self->kappa;
-  p->backend = (gb_backend) self->device;
-  p->border = (gb_border) self->edge_mode;
-  p->perceptual = self->blur_space == 1;
+  *p = self->params;
+  p->sigma_x *= scale;
+  p->sigma_y *= scale;
 }
 
 static void
@@ -55,8 +47,8 @@ prepare (GeglOperation *operation)
   const Babl *native = gegl_operation_get_source_format (operation, "input");
   if (!native)
     native = babl_format ("RGBA float");
-  cudablur_io_format_for (native, self->blur_space == 1,
-                          self->edge_mode == GB_BORDER_NONE,
+  cudablur_io_format_for (native, self->params.perceptual,
+                          self->params.border == GB_BORDER_NONE,
                           &self->engine_format, &self->io_format);
   gegl_operation_set_format (operation, "input", self->io_format);
   gegl_operation_set_format (operation, "output", self->io_format);
@@ -300,7 +292,6 @@ cudablur_op_class_init (CudablurOpClass *klass)
     "name", CUDABLUR_OP_NAME,
     "title", "CUDA Gaussian Blur",
     "categories", "blur",
-    "reference-hash", "cudablur-gaussian-blur-1",
     "description",
     "Gaussian blur on an NVIDIA GPU through CUDA, or on all CPU cores: "
     "exact FIR and recursive (Young-van Vliet, Deriche) Gaussians and an "

@@ -156,11 +156,12 @@ menu_undo_group_end (gboolean open, gint32 image_id)
     g_warning ("CUDA Gaussian Blur: the undo group did not close");
 }
 
-/* The values of a non-interactive call, checked. */
+/* The values of a non-interactive call, checked: each row from its
+ * argument; rows the procedure does not take (the short one) keep their
+ * defaults, what it has always done. */
 static GimpPDBStatusType
 values_from_args (gint n_args, gint nparams, const GimpParam *param,
-                  CudablurVals *vals,
-                  gchar **message)
+                  gb_params *vals, gchar **message)
 {
   if (nparams != n_args)
     {
@@ -168,19 +169,18 @@ values_from_args (gint n_args, gint nparams, const GimpParam *param,
                                   n_args, nparams);
       return GIMP_PDB_CALLING_ERROR;
     }
-  vals->algorithm = param[3].data.d_int32;
-  vals->std_dev_x = param[4].data.d_float;
-  vals->std_dev_y = param[5].data.d_float;
-  vals->range_sigma = param[6].data.d_float;
-  vals->iterations = param[7].data.d_int32;
-  vals->kappa = param[8].data.d_float;
-  vals->device = param[9].data.d_int32;
-  /* The short procedure: what it has always done. */
-  vals->border = nparams == CUDABLUR_N_ARGS_FULL ? param[10].data.d_int32
-                                                 : GB_BORDER_CLAMP;
-  vals->space = nparams == CUDABLUR_N_ARGS_FULL ? param[11].data.d_int32 : 0;
-  return cudablur_vals_check (vals, message) ? GIMP_PDB_SUCCESS
-                                            : GIMP_PDB_CALLING_ERROR;
+  gb_params_init (vals);
+  for (gint i = 0; CUDABLUR_FIRST_ROW_ARG + i < nparams; i++)
+    {
+      const cb_param *p = cb_param_nth (i);
+      const GimpParam *arg = &param[CUDABLUR_FIRST_ROW_ARG + i];
+      if (p->type == CB_PARAM_DOUBLE)
+        cb_param_set_double (p, vals, arg->data.d_float);
+      else
+        cb_param_set_int (p, vals, arg->data.d_int32);
+    }
+  return cb_params_check (vals, message) ? GIMP_PDB_SUCCESS
+                                         : GIMP_PDB_CALLING_ERROR;
 }
 
 void
@@ -189,7 +189,7 @@ cudablur_run (const gchar *name, gint nparams, const GimpParam *param,
               gboolean resident)
 {
   static GimpParam values[2];
-  CudablurVals vals;
+  gb_params vals;
   CudablurTiming timing;
   gchar *message = NULL;
   GimpPDBStatusType status = GIMP_PDB_SUCCESS;

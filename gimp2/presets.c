@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "presets.h"
+#include "values-format.h"
 
 static gchar *
 presets_file (void)
@@ -51,7 +52,7 @@ cudablur_presets_list (void)
 }
 
 gboolean
-cudablur_preset_load (const gchar *name, CudablurVals *vals)
+cudablur_preset_load (const gchar *name, gb_params *vals)
 {
   GKeyFile *k = read_all ();
   gboolean ok = cudablur_vals_from_keys (k, name, vals);
@@ -60,7 +61,7 @@ cudablur_preset_load (const gchar *name, CudablurVals *vals)
 }
 
 gboolean
-cudablur_preset_save (const gchar *name, const CudablurVals *vals,
+cudablur_preset_save (const gchar *name, const gb_params *vals,
                       GError **error)
 {
   GKeyFile *k = read_all ();

@@ -12,11 +12,11 @@ gchar **cudablur_presets_list (void);
 
 /* The preset's values: FALSE when there is none of that name or its
  * values do not pass the checks. */
-gboolean cudablur_preset_load (const gchar *name, CudablurVals *vals);
+gboolean cudablur_preset_load (const gchar *name, gb_params *vals);
 
 /* Saves (replacing one of the same name) or deletes; FALSE with *error
  * set (g_error_free it) when the file cannot be written. */
-gboolean cudablur_preset_save (const gchar *name, const CudablurVals *vals,
+gboolean cudablur_preset_save (const gchar *name, const gb_params *vals,
                                GError **error);
 gboolean cudablur_preset_delete (const gchar *name, GError **error);
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The PDB procedures: their arguments and help, built once from the
- * algorithm registry and the engine's limits, and their installation as
- * permanent procedures (query) or as the resident process's temporary
- * ones.  The menu entry has a procedure of its own that is never
+ * parameter table, the algorithm registry and the engine's limits, and
+ * their installation as permanent procedures (query) or as the resident
+ * process's temporary ones.  The menu entry has a procedure of its own that is never
  * temporary (gimp2/resident.c says why). */
 #include "config.h"
 
@@ -11,101 +11,81 @@
 #include "procedure.h"
 #include "intl.h"
 
-GimpParamDef cudablur_args[CUDABLUR_N_ARGS_FULL] = {
+/* Run-mode, image and drawable, then one per row of the table. */
+static const GimpParamDef leading_args[CUDABLUR_FIRST_ROW_ARG] = {
   { GIMP_PDB_INT32, "run-mode",
     "The run mode { RUN-INTERACTIVE (0), RUN-NONINTERACTIVE (1), "
     "RUN-WITH-LAST-VALS (2) }" },
   { GIMP_PDB_IMAGE, "image", "Input image" },
   { GIMP_PDB_DRAWABLE, "drawable", "Input drawable (RGB or grey layer, "
     "layer mask or channel)" },
-  { GIMP_PDB_INT32, "algorithm", NULL },   /* from the registry */
-  { GIMP_PDB_FLOAT, "std-dev-x", NULL },
-  { GIMP_PDB_FLOAT, "std-dev-y", NULL },
-  { GIMP_PDB_FLOAT, "range-sigma", NULL },
-  { GIMP_PDB_INT32, "iterations", NULL },
-  { GIMP_PDB_FLOAT, "kappa", NULL },
-  { GIMP_PDB_INT32, "device",
-    "0 auto (the GPU when present and the image has 512 x 512 pixels or "
-    "more), 1 cuda (falls back to the CPU if the GPU fails), 2 cpu" },
-  { GIMP_PDB_INT32, "edge-mode",
-    "What lies beyond the drawable's edges: 0 clamp (the edge pixels "
-    "repeat), 1 none (transparent: the layer simply ends), 2 black, "
-    "3 white" },
-  { GIMP_PDB_INT32, "blur-space",
-    "0 linear light (correct: no dark fringes between colours), "
-    "1 perceptual (the sRGB-encoded values, as GIMP's own Gaussian Blur "
-    "does on 8-bit images)" },
 };
 
-const GimpParamDef cudablur_return_vals[CUDABLUR_N_RETURN_VALS] = {
+static const GimpParamDef return_vals[CUDABLUR_N_RETURN_VALS] = {
   { GIMP_PDB_INT32, "device-used", "Where the blur ran: 1 cuda, 2 cpu" },
 };
 
-const gchar *cudablur_help, *cudablur_help_full;
+static GimpParamDef *args;
+static gchar *help, *help_full;
+
+const GimpParamDef *
+cudablur_args (void)
+{
+  if (args)
+    return args;
+  const gint n = cb_params_count ();
+  args = g_new (GimpParamDef, CUDABLUR_FIRST_ROW_ARG + n);
+  memcpy (args, leading_args, sizeof leading_args);
+  for (gint i = 0; i < n; i++)
+    {
+      const cb_param *p = cb_param_nth (i);
+      args[CUDABLUR_FIRST_ROW_ARG + i] = (GimpParamDef) {
+        p->type == CB_PARAM_DOUBLE ? GIMP_PDB_FLOAT : GIMP_PDB_INT32,
+        (gchar *) p->name, cb_param_help (p) };
+    }
+  return args;
+}
 
 gint
 cudablur_n_args (const gchar *name)
 {
-  return !strcmp (name, PLUG_IN_PROC) ? CUDABLUR_N_ARGS
-         : !strcmp (name, PLUG_IN_PROC_FULL)
-           || !strcmp (name, PLUG_IN_PROC_MENU) ? CUDABLUR_N_ARGS_FULL : 0;
+  const gboolean full = !strcmp (name, PLUG_IN_PROC_FULL)
+                        || !strcmp (name, PLUG_IN_PROC_MENU);
+  if (!full && strcmp (name, PLUG_IN_PROC))
+    return 0;
+  return CUDABLUR_FIRST_ROW_ARG + cb_params_count_for (full);
 }
 
-/* Texts that quote the registry and the engine's limits, built once. */
+/* The procedures' help, quoting the registry and the engine's limits,
+ * built once. */
 static void
 init (void)
 {
-  if (cudablur_help)
+  if (help)
     return;
-  GString *a = g_string_new (NULL);
-  for (gint i = 0; i < GB_ALGO_COUNT; i++)
-    {
-      const gb_algorithm_info *info = gb_algorithm_get ((gb_algorithm) i);
-      g_string_append_printf (a, "%s%d %s (%s)", i ? ", " : "", i,
-                              info->name, info->summary);
-    }
-  cudablur_args[3].description = g_string_free (a, FALSE);
-  cudablur_args[4].description = g_strdup_printf (
-      "Horizontal standard deviation in pixels, 0 to %g (below %g leaves "
-      "rows alone)", GB_SIGMA_MAX, GB_SIGMA_IDENTITY);
-  cudablur_args[5].description = g_strdup_printf (
-      "Vertical standard deviation in pixels, 0 to %g (below %g leaves "
-      "columns alone)", GB_SIGMA_MAX, GB_SIGMA_IDENTITY);
-  cudablur_args[6].description = g_strdup_printf (
-      "Edge-aware range sigma on a 0-255 scale, greater than 0 and at most "
-      "%g: colour differences much larger than it stop the blur; past a few "
-      "hundred colour hardly matters (ignored by algorithms without it)",
-      GB_RANGE_SIGMA_MAX);
-  cudablur_args[7].description = g_strdup_printf (
-      "Edge-aware horizontal+vertical iterations, 1 to %d (ignored by "
-      "algorithms without them)", GB_ITERATIONS_MAX);
-  cudablur_args[8].description = g_strdup_printf (
-      "Edge-aware partitioned boundary extension in units of sigma, 0 to %g "
-      "(ignored by algorithms without it)", GB_KAPPA_MAX);
   static const gchar common[] =
-    "Blurs the drawable (within the selection) with a Gaussian of "
-    "standard deviations std-dev-x and std-dev-y, with premultiplied "
+    "Blurs the drawable (within the selection) with a Gaussian of the "
+    "horizontal and vertical standard deviations given, with premultiplied "
     "alpha, on an NVIDIA GPU through CUDA when one is usable and on all "
     "CPU cores otherwise; a GPU failure re-runs the blur on the CPU. The "
     "algorithm 'auto' picks the separable FIR filter for small standard "
     "deviations (up to %g on the CPU, %g on the GPU) and Deriche's "
     "recursive filter above. The edge-aware algorithms blur along the "
     "image's domain transform, so that edges with colour differences well "
-    "above range-sigma stay sharp. Returns the device that ran the blur. "
+    "above the edge contrast given stay sharp. Returns the device that ran the blur. "
     "Script calls are served by a resident process that GIMP starts with "
     "the session (extension-cudablur); without it each call runs in a "
     "process of its own.";
+  gchar *more = cb_params_full_only_names ();
   gchar *text = g_strdup_printf (common, GB_AUTO_FIR_MAX_SIGMA_CPU,
                                  GB_AUTO_FIR_MAX_SIGMA_CUDA);
-  cudablur_help = g_strconcat (
-    text, " It blurs in linear light and replicates the edge pixels; "
-    PLUG_IN_PROC_FULL " takes the same arguments and two more, the edge "
-    "mode and the blur space.", NULL);
-  cudablur_help_full = g_strconcat (
-    text, " As " PLUG_IN_PROC " with two more arguments: edge-mode, what "
-    "lies beyond the drawable's edges, and blur-space, linear light or "
-    "perceptual values.", NULL);
+  help = g_strdup_printf ("%s It blurs in linear light and replicates the "
+                          "edge pixels; " PLUG_IN_PROC_FULL " takes the "
+                          "same arguments and more: %s.", text, more);
+  help_full = g_strdup_printf ("%s As " PLUG_IN_PROC " with more "
+                               "arguments: %s.", text, more);
   g_free (text);
+  g_free (more);
 }
 
 static const gchar blurb[] =
@@ -114,42 +94,39 @@ static const gchar blurb[] =
 void
 cudablur_procedure_install (GimpRunProc temporary)
 {
-  static const struct { const gchar *name; gint n_args; } procs[] = {
-    { PLUG_IN_PROC, CUDABLUR_N_ARGS },
-    { PLUG_IN_PROC_FULL, CUDABLUR_N_ARGS_FULL },
-  };
+  static const gchar *const procs[] = { PLUG_IN_PROC, PLUG_IN_PROC_FULL };
   init ();
   for (gsize i = 0; i < G_N_ELEMENTS (procs); i++)
     {
-      const gchar *help = i ? cudablur_help_full : cudablur_help;
+      const gchar *text = i ? help_full : help;
+      const gint n_args = cudablur_n_args (procs[i]);
       if (temporary)
-        gimp_install_temp_proc (procs[i].name, blurb, help,
+        gimp_install_temp_proc (procs[i], blurb, text,
                                 "gimp-cudablur authors",
                                 "gimp-cudablur authors", "2026", NULL,
-                                "RGB*, GRAY*", GIMP_TEMPORARY,
-                                procs[i].n_args, CUDABLUR_N_RETURN_VALS,
-                                cudablur_args, cudablur_return_vals,
-                                temporary);
+                                "RGB*, GRAY*", GIMP_TEMPORARY, n_args,
+                                CUDABLUR_N_RETURN_VALS, cudablur_args (),
+                                return_vals, temporary);
       else
-        gimp_install_procedure (procs[i].name, blurb, help,
+        gimp_install_procedure (procs[i], blurb, text,
                                 "gimp-cudablur authors",
                                 "gimp-cudablur authors", "2026", NULL,
-                                "RGB*, GRAY*", GIMP_PLUGIN, procs[i].n_args,
-                                CUDABLUR_N_RETURN_VALS, cudablur_args,
-                                cudablur_return_vals);
+                                "RGB*, GRAY*", GIMP_PLUGIN, n_args,
+                                CUDABLUR_N_RETURN_VALS, cudablur_args (),
+                                return_vals);
     }
   if (temporary)
     return;
   gchar *menu_help = g_strconcat (
     "Filters > Blur > CUDA Gaussian Blur: the dialog, Filters > Repeat and "
     "Re-show. Scripts call " PLUG_IN_PROC " or " PLUG_IN_PROC_FULL
-    ", whose arguments this procedure takes too. ", cudablur_help_full,
-    NULL);
+    ", whose arguments this procedure takes too. ", help_full, NULL);
   gimp_install_procedure (PLUG_IN_PROC_MENU, blurb, menu_help,
                           "gimp-cudablur authors", "gimp-cudablur authors",
                           "2026", N_("CUDA _Gaussian Blur..."),
-                          "RGB*, GRAY*", GIMP_PLUGIN, CUDABLUR_N_ARGS_FULL,
-                          CUDABLUR_N_RETURN_VALS, cudablur_args,
-                          cudablur_return_vals);
+                          "RGB*, GRAY*", GIMP_PLUGIN,
+                          cudablur_n_args (PLUG_IN_PROC_MENU),
+                          CUDABLUR_N_RETURN_VALS, cudablur_args (),
+                          return_vals);
   g_free (menu_help);
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The PDB procedures (plugin/procedure.c): plug-in-cudablur, with the
+/* The PDB procedures (gimp2/procedure.c): plug-in-cudablur, with the
  * arguments scripts have always passed, and plug-in-cudablur-full, the
- * same and two more (edge mode, blur space); GIMP 2.10 does not fill in
- * missing trailing arguments, so the longer signature has a name of its
- * own.  Shared by the permanent procedures and the resident process's
+ * same and the parameter table's full_only rows after them; GIMP 2.10
+ * does not fill in missing trailing arguments, so the longer signature
+ * has a name of its own.  Shared by the permanent procedures and the resident process's
  * temporary ones; plug-in-cudablur-menu, the menu entry, takes the
  * longer signature. */
 #ifndef CUDABLUR_PROCEDURE_H
@@ -13,15 +13,14 @@
 
 #include "values.h"
 
-#define CUDABLUR_N_ARGS 10        /* run-mode, image, drawable + 7 */
-#define CUDABLUR_N_ARGS_FULL 12   /* + edge-mode, blur-space */
+/* Run-mode, image and drawable: the arguments before the table's rows
+ * (argument CUDABLUR_FIRST_ROW_ARG + i is row i). */
+#define CUDABLUR_FIRST_ROW_ARG 3
 #define CUDABLUR_N_RETURN_VALS 1
 
-/* The arguments (the short procedure takes the first CUDABLUR_N_ARGS),
- * return values and help texts. */
-extern GimpParamDef cudablur_args[CUDABLUR_N_ARGS_FULL];
-extern const GimpParamDef cudablur_return_vals[CUDABLUR_N_RETURN_VALS];
-extern const gchar *cudablur_help, *cudablur_help_full;
+/* The full procedure's arguments (the short one takes the first
+ * cudablur_n_args (PLUG_IN_PROC)), built once from the table. */
+const GimpParamDef *cudablur_args (void);
 
 /* The number of arguments of our procedure of that name, 0 for others. */
 gint cudablur_n_args (const gchar *name);

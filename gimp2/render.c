@@ -8,8 +8,8 @@
  * float): the conversion to linear premultiplied float then runs where the
  * blur runs, on the GPU or on all cores.  Any other drawable (another
  * colour space, 64-bit floats) is read as linear float in its own space,
- * babl converting each band: correct before fast.  The blur space and
- * edge mode choose too (cudablur_io_format). */
+ * babl converting each band: correct before fast.  A perceptual blur and
+ * the edge mode choose too (cudablur_io_format). */
 #include "config.h"
 
 #include <string.h>
@@ -32,7 +32,7 @@ typedef struct
 } drawable_io;
 
 gboolean
-cudablur_io_format (gint32 drawable_id, const CudablurVals *vals,
+cudablur_io_format (gint32 drawable_id, const gb_params *vals,
                     gb_pixel_format *f, const Babl **format)
 {
   /* "None" on a drawable without alpha: the layer ends at its edge.  The
@@ -40,7 +40,7 @@ cudablur_io_format (gint32 drawable_id, const CudablurVals *vals,
    * comes back unpremultiplied as the alpha is dropped: what GIMP's own
    * Gaussian blur gives with abyss policy None. */
   return cudablur_io_format_for (gimp_drawable_get_format (drawable_id),
-                                 vals->space == 1,
+                                 vals->perceptual,
                                  vals->border == GB_BORDER_NONE, f, format);
 }
 
@@ -117,12 +117,11 @@ on_progress (double fraction, void *user)
 }
 
 GimpPDBStatusType
-cudablur_render_drawable (gint32 drawable_id, const CudablurVals *vals,
+cudablur_render_drawable (gint32 drawable_id, const gb_params *vals,
                           gboolean show_progress, CudablurTiming *timing,
                           gint32 *device_used, gchar **message)
 {
   gint x, y, w, h;
-  gb_params params;
   gb_report report;
   gb_pixel_format pf;
   drawable_io io;
@@ -130,18 +129,17 @@ cudablur_render_drawable (gint32 drawable_id, const CudablurVals *vals,
   memset (timing, 0, sizeof *timing);
   memset (&io, 0, sizeof io);
   *device_used = GB_BACKEND_CPU;
-  cudablur_vals_to_params (vals, &params);
   if (!gimp_drawable_mask_intersect (drawable_id, &x, &y, &w, &h))
     return GIMP_PDB_SUCCESS;   /* the selection misses this drawable */
-  if (gb_effective_sigma (vals->std_dev_x) == 0.0
-      && gb_effective_sigma (vals->std_dev_y) == 0.0)
+  if (gb_effective_sigma (vals->sigma_x) == 0.0
+      && gb_effective_sigma (vals->sigma_y) == 0.0)
     return GIMP_PDB_SUCCESS;   /* too small to move a pixel */
 
   /* Read the selection's bounds plus the blur's reach; beyond the drawable
    * the engine replicates the edge, exactly as GEGL's clamp abyss would. */
   const gint dw = gimp_drawable_width (drawable_id);
   const gint dh = gimp_drawable_height (drawable_id);
-  const gint rx = gb_reach (&params, 0), ry = gb_reach (&params, 1);
+  const gint rx = gb_reach (vals, 0), ry = gb_reach (vals, 1);
   io.area.x = MAX (x - rx, 0);
   io.area.y = MAX (y - ry, 0);
   io.area.width = MIN (x + w + rx, dw) - io.area.x;
@@ -159,7 +157,7 @@ cudablur_render_drawable (gint32 drawable_id, const CudablurVals *vals,
   const gdouble tiles = (gdouble) babl_format_get_bytes_per_pixel (io.format)
                         * ((gdouble) io.area.width * io.area.height
                            + (gdouble) w * h);
-  const gdouble needed = gb_native_memory (&params, &nio) + tiles
+  const gdouble needed = gb_native_memory (vals, &nio) + tiles
                          + (64 << 20);
   const gdouble available = memory_available ();
   if (needed > available)
@@ -182,7 +180,7 @@ cudablur_render_drawable (gint32 drawable_id, const CudablurVals *vals,
   if (show_progress)
     gimp_progress_init (_("CUDA Gaussian blur"));
 
-  gb_status st = gb_blur_native (&params, &nio, on_progress, &io, &report);
+  gb_status st = gb_blur_native (vals, &nio, on_progress, &io, &report);
   g_clear_object (&io.src);   /* when a callback stopped the reading */
   gint64 t = g_get_monotonic_time ();
   g_object_unref (io.shadow);   /* flushes the last tiles to GIMP */

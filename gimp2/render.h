@@ -22,7 +22,7 @@ typedef struct
  * Returns GIMP_PDB_SUCCESS, or an error with *message set (g_free it).
  * *device_used receives GB_BACKEND_CUDA or GB_BACKEND_CPU. */
 GimpPDBStatusType cudablur_render_drawable (gint32 drawable_id,
-                                            const CudablurVals *vals,
+                                            const gb_params *vals,
                                             gboolean show_progress,
                                             CudablurTiming *timing,
                                             gint32 *device_used,
@@ -34,7 +34,7 @@ GimpPDBStatusType cudablur_render_drawable (gint32 drawable_id,
  * values and tell the engine they are linear, so that it blurs them as
  * they are; "None" on a drawable without alpha moves an alpha channel of
  * 1 (the layer ends at its edge).  *format is the matching babl format. */
-gboolean cudablur_io_format (gint32 drawable_id, const CudablurVals *vals,
+gboolean cudablur_io_format (gint32 drawable_id, const gb_params *vals,
                              gb_pixel_format *f, const Babl **format);
 
 #endif

@@ -155,25 +155,28 @@ cudablur_forward (const gchar *name, gint nparams, const GimpParam *param,
 
 gboolean
 cudablur_forward_values (gint32 image_id, gint32 drawable_id,
-                         const CudablurVals *vals, GimpPDBStatusType *status,
+                         const gb_params *vals, GimpPDBStatusType *status,
                          gint32 *device_used, gchar **message)
 {
-  GimpParam p[CUDABLUR_N_ARGS_FULL];
-  memset (p, 0, sizeof p);
-  for (gint i = 0; i < CUDABLUR_N_ARGS_FULL; i++)
-    p[i].type = cudablur_args[i].type;
+  const GimpParamDef *args = cudablur_args ();
+  const gint n = cudablur_n_args (PLUG_IN_PROC_FULL);
+  GimpParam *p = g_new0 (GimpParam, n);
+  for (gint i = 0; i < n; i++)
+    p[i].type = args[i].type;
   p[0].data.d_int32 = GIMP_RUN_NONINTERACTIVE;
   p[1].data.d_image = image_id;
   p[2].data.d_drawable = drawable_id;
-  p[3].data.d_int32 = vals->algorithm;
-  p[4].data.d_float = vals->std_dev_x;
-  p[5].data.d_float = vals->std_dev_y;
-  p[6].data.d_float = vals->range_sigma;
-  p[7].data.d_int32 = vals->iterations;
-  p[8].data.d_float = vals->kappa;
-  p[9].data.d_int32 = vals->device;
-  p[10].data.d_int32 = vals->border;
-  p[11].data.d_int32 = vals->space;
-  return cudablur_forward (PLUG_IN_PROC_FULL, CUDABLUR_N_ARGS_FULL, p, status,
-                           device_used, message);
+  for (gint i = 0; CUDABLUR_FIRST_ROW_ARG + i < n; i++)
+    {
+      const cb_param *row = cb_param_nth (i);
+      GimpParam *arg = &p[CUDABLUR_FIRST_ROW_ARG + i];
+      if (row->type == CB_PARAM_DOUBLE)
+        arg->data.d_float = cb_param_get_double (row, vals);
+      else
+        arg->data.d_int32 = cb_param_get_int (row, vals);
+    }
+  const gboolean forwarded = cudablur_forward (PLUG_IN_PROC_FULL, n, p,
+                                               status, device_used, message);
+  g_free (p);
+  return forwarded;
 }

@@ -24,7 +24,7 @@ gboolean cudablur_forward (const gchar *name, gint nparams,
 
 /* The same for the values a dialog chose. */
 gboolean cudablur_forward_values (gint32 image_id, gint32 drawable_id,
-                                  const CudablurVals *vals,
+                                  const gb_params *vals,
                                   GimpPDBStatusType *status,
                                   gint32 *device_used, gchar **message);
 

@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The procedure's values: defaults, conversion to engine parameters, and
- * the last values, kept for this session (gimp_set_data, what
+/* The last values, kept for this session (gimp_set_data, what
  * RUN-WITH-LAST-VALS and Filters > Repeat read) and across sessions (a
  * persistent global parasite that GIMP saves in its profile's
- * parasiterc). */
+ * parasiterc), in the formats of values-format.c. */
 #include "config.h"
 
-#include <string.h>
-
 #include "values.h"
+#include "values-format.h"
 
 /* The parasite: a key file, so that values added later read as their
  * defaults from an older profile, and one stored by a newer version with
@@ -20,86 +18,22 @@
  * name, so only exactly our size and version, with values that pass the
  * checks, are taken. */
 static gboolean
-load_session (CudablurVals *vals)
+load_session (gb_params *vals)
 {
-  CudablurVals stored;
-  if (gimp_get_data_size (PLUG_IN_PROC) != (gint) sizeof stored)
+  const gsize size = cudablur_vals_bytes_size ();
+  if (gimp_get_data_size (PLUG_IN_PROC) != (gint) size)
     return FALSE;
-  memset (&stored, 0, sizeof stored);
-  if (!gimp_get_data (PLUG_IN_PROC, &stored)
-      || stored.version != CUDABLUR_VALS_VERSION)
-    return FALSE;
-  gchar *message = NULL;
-  gboolean ok = cudablur_vals_check (&stored, &message);
-  g_free (message);
-  if (ok)
-    *vals = stored;
+  guint8 *stored = g_malloc0 (size);
+  const gboolean ok = gimp_get_data (PLUG_IN_PROC, stored)
+                      && cudablur_vals_from_bytes (stored, size, vals);
+  g_free (stored);
   return ok;
-}
-
-static void
-read_double (GKeyFile *k, const gchar *group, const gchar *key, gdouble *v)
-{
-  GError *e = NULL;
-  gdouble d = g_key_file_get_double (k, group, key, &e);
-  if (!e)
-    *v = d;
-  g_clear_error (&e);
-}
-
-static void
-read_int (GKeyFile *k, const gchar *group, const gchar *key, gint32 *v)
-{
-  GError *e = NULL;
-  gint i = g_key_file_get_integer (k, group, key, &e);
-  if (!e)
-    *v = i;
-  g_clear_error (&e);
-}
-
-gboolean
-cudablur_vals_from_keys (GKeyFile *k, const gchar *group, CudablurVals *vals)
-{
-  CudablurVals v;
-  cudablur_vals_defaults (&v);
-  if (!g_key_file_has_group (k, group))
-    return FALSE;
-  read_int (k, group, "algorithm", &v.algorithm);
-  read_double (k, group, "std-dev-x", &v.std_dev_x);
-  read_double (k, group, "std-dev-y", &v.std_dev_y);
-  read_double (k, group, "range-sigma", &v.range_sigma);
-  read_int (k, group, "iterations", &v.iterations);
-  read_double (k, group, "kappa", &v.kappa);
-  read_int (k, group, "device", &v.device);
-  read_int (k, group, "edge-mode", &v.border);
-  read_int (k, group, "blur-space", &v.space);
-  gchar *message = NULL;
-  gboolean ok = cudablur_vals_check (&v, &message);
-  g_free (message);
-  if (ok)
-    *vals = v;
-  return ok;
-}
-
-void
-cudablur_vals_to_keys (const CudablurVals *v, GKeyFile *k, const gchar *group)
-{
-  g_key_file_set_integer (k, group, "version", CUDABLUR_VALS_VERSION);
-  g_key_file_set_integer (k, group, "algorithm", v->algorithm);
-  g_key_file_set_double (k, group, "std-dev-x", v->std_dev_x);
-  g_key_file_set_double (k, group, "std-dev-y", v->std_dev_y);
-  g_key_file_set_double (k, group, "range-sigma", v->range_sigma);
-  g_key_file_set_integer (k, group, "iterations", v->iterations);
-  g_key_file_set_double (k, group, "kappa", v->kappa);
-  g_key_file_set_integer (k, group, "device", v->device);
-  g_key_file_set_integer (k, group, "edge-mode", v->border);
-  g_key_file_set_integer (k, group, "blur-space", v->space);
 }
 
 /* Values of an earlier session: what the parasite holds over the
  * defaults, if the result passes the checks. */
 static gboolean
-load_profile (CudablurVals *vals)
+load_profile (gb_params *vals)
 {
   GimpParasite *parasite = gimp_get_parasite (LAST_VALUES_PARASITE);
   if (!parasite)
@@ -115,15 +49,15 @@ load_profile (CudablurVals *vals)
 }
 
 void
-cudablur_vals_load (CudablurVals *vals)
+cudablur_vals_load (gb_params *vals)
 {
-  cudablur_vals_defaults (vals);
+  gb_params_init (vals);
   if (!load_session (vals))
     load_profile (vals);
 }
 
 static void
-save_profile (const CudablurVals *v)
+save_profile (const gb_params *v)
 {
   GKeyFile *k = g_key_file_new ();
   cudablur_vals_to_keys (v, k, GROUP);
@@ -147,21 +81,12 @@ save_profile (const CudablurVals *v)
 }
 
 void
-cudablur_vals_save (const CudablurVals *vals)
+cudablur_vals_save (const gb_params *vals)
 {
-  CudablurVals out;
-  /* Field by field into zeroed memory: no byte stored is uninitialised. */
-  memset (&out, 0, sizeof out);
-  out.std_dev_x = vals->std_dev_x;
-  out.std_dev_y = vals->std_dev_y;
-  out.range_sigma = vals->range_sigma;
-  out.kappa = vals->kappa;
-  out.algorithm = vals->algorithm;
-  out.iterations = vals->iterations;
-  out.device = vals->device;
-  out.border = vals->border;
-  out.space = vals->space;
-  out.version = CUDABLUR_VALS_VERSION;
-  gimp_set_data (PLUG_IN_PROC, &out, sizeof out);
-  save_profile (&out);
+  const gsize size = cudablur_vals_bytes_size ();
+  guint8 *bytes = g_malloc (size);   /* every byte written */
+  cudablur_vals_to_bytes (vals, bytes);
+  gimp_set_data (PLUG_IN_PROC, bytes, size);
+  g_free (bytes);
+  save_profile (vals);
 }

@@ -249,7 +249,7 @@ recursive_extras (int gpu)
                     : lines ? " (one line per thread)" : " (blocks)", ms);
           }
   /* Edge-aware: the paper's case, 2048x2048 RGBA, 2 iterations. */
-  printf ("\n| image | sigma | range sigma | method | blocks per line "
+  printf ("\n| image | sigma | range σ | method | blocks per line "
           "| kernel ms |\n|---|---|---|---|---|---|\n");
   /* Algorithm C (kappa) and Algorithm A (exact blocks; 1: line by line)
    * with automatic (0) and fixed block counts. */

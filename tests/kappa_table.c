@@ -31,7 +31,7 @@ main (void)
   static const char *files[] = { "astronaut.ppm", "coffee.ppm" };
   static const double pairs[][2] = { { 50, 50 }, { 70, 150 }, { 200, 150 } };
   static const double kappas[] = { 0, 0.5, 1, 1.5, 2, 3 };
-  printf ("| image | sigma | range sigma | algorithm |");
+  printf ("| image | sigma | range σ | algorithm |");
   for (int k = 0; k < 6; k++)
     printf (" kappa %g |", kappas[k]);
   printf ("\n|---|---|---|---|---|---|---|---|---|---|\n");

@@ -9,7 +9,7 @@
 
 /* Runs the dialog on vals; TRUE when the user pressed OK (vals then hold
  * the chosen values), FALSE on Cancel or close. */
-gboolean cudablur_dialog (gint32 drawable_id, CudablurVals *vals);
+gboolean cudablur_dialog (gint32 drawable_id, gb_params *vals);
 
 /* Whether a display can be opened for the dialog (not under gimp -i or a
  * script without one, where GTK would end the process). */

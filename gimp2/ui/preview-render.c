@@ -173,8 +173,7 @@ static void
 run_job (pv_worker *w, pv_job *job)
 {
   const pv_source *s = job->source;
-  gb_params params;
-  cudablur_vals_to_params (&job->vals, &params);
+  gb_params params = job->vals;
   params.sigma_x = MIN (params.sigma_x * s->scale, GB_SIGMA_MAX);
   params.sigma_y = MIN (params.sigma_y * s->scale, GB_SIGMA_MAX);
 

@@ -44,7 +44,7 @@ gboolean pv_source_covers (const pv_source *s, pv_rect rect, gdouble scale,
 typedef struct
 {
   gint generation;
-  CudablurVals vals;
+  gb_params vals;
   pv_source *source;         /* holds read */
   pv_rect read, out;         /* scaled coordinates; out inside read */
   const Babl *to_display;    /* babl fish: source format to what the

@@ -29,7 +29,7 @@
 struct _CudablurPreview
 {
   gint32 drawable_id;
-  const CudablurVals *vals;
+  const gb_params *vals;
   GeglBuffer *buffer;
   GeglBuffer *mask;           /* the selection, when there is one */
   gint offset_x, offset_y;    /* the drawable in the image */
@@ -107,19 +107,23 @@ dump_shown (CudablurPreview *p)
   f = fopen (txt, "w");
   if (f)
     {
-      gchar d[6][G_ASCII_DTOSTR_BUF_SIZE];
-      fprintf (f, "scale %s x %d y %d width %d height %d algorithm %d "
-               "std-dev-x %s std-dev-y %s range-sigma %s iterations %d "
-               "kappa %s device %d edge-mode %d blur-space %d\n",
-               g_ascii_dtostr (d[0], sizeof d[0], j->source->scale),
-               j->out.x, j->out.y, j->out.width, j->out.height,
-               j->vals.algorithm,
-               g_ascii_dtostr (d[1], sizeof d[1], j->vals.std_dev_x),
-               g_ascii_dtostr (d[2], sizeof d[2], j->vals.std_dev_y),
-               g_ascii_dtostr (d[3], sizeof d[3], j->vals.range_sigma),
-               j->vals.iterations,
-               g_ascii_dtostr (d[4], sizeof d[4], j->vals.kappa),
-               j->vals.device, j->vals.border, j->vals.space);
+      gchar d[G_ASCII_DTOSTR_BUF_SIZE];
+      fprintf (f, "scale %s x %d y %d width %d height %d",
+               g_ascii_dtostr (d, sizeof d, j->source->scale),
+               j->out.x, j->out.y, j->out.width, j->out.height);
+      /* Every row of the table, "name value". */
+      for (gint i = 0; i < cb_params_count (); i++)
+        {
+          const cb_param *row = cb_param_nth (i);
+          if (row->type == CB_PARAM_DOUBLE)
+            fprintf (f, " %s %s", row->name,
+                     g_ascii_dtostr (d, sizeof d,
+                                     cb_param_get_double (row, &j->vals)));
+          else
+            fprintf (f, " %s %d", row->name,
+                     cb_param_get_int (row, &j->vals));
+        }
+      fprintf (f, "\n");
       fclose (f);
     }
   dump_log (p, "shown %d %s", j->generation, base);
@@ -211,8 +215,8 @@ show_result_status (CudablurPreview *p, const pv_job *j)
                             _(gb_status_message (j->status)));
   else if (!preview_on (p))
     text = g_strdup (_("Preview off"));
-  else if (!(j->vals.std_dev_x >= GB_SIGMA_IDENTITY)
-           && !(j->vals.std_dev_y >= GB_SIGMA_IDENTITY))
+  else if (!(j->vals.sigma_x >= GB_SIGMA_IDENTITY)
+           && !(j->vals.sigma_y >= GB_SIGMA_IDENTITY))
     text = g_strdup_printf (_("Standard deviations below %g leave the image "
                               "as it is"), GB_SIGMA_IDENTITY);
   else
@@ -282,7 +286,7 @@ formats (CudablurPreview *p)
   const gboolean with_alpha = alpha || p->vals->border == GB_BORDER_NONE;
   p->channels = (rgb ? 3 : 1) + (with_alpha ? 1 : 0);
   p->source_format = babl_format_with_space (
-    names[p->vals->space == 1][rgb][with_alpha],
+    names[p->vals->perceptual != 0][rgb][with_alpha],
     native ? babl_format_get_space (native) : babl_space ("sRGB"));
   /* Without an alpha of its own the drawable shows opaque: the added one
    * is dropped, as the final render drops it. */
@@ -295,8 +299,7 @@ formats (CudablurPreview *p)
 static void
 halo (CudablurPreview *p, gdouble scale, gdouble slack, gint *hx, gint *hy)
 {
-  gb_params params;
-  cudablur_vals_to_params (p->vals, &params);
+  gb_params params = *p->vals;
   params.sigma_x = MIN (params.sigma_x * scale * slack, GB_SIGMA_MAX);
   params.sigma_y = MIN (params.sigma_y * scale * slack, GB_SIGMA_MAX);
   if (!preview_on (p))
@@ -371,7 +374,7 @@ render (gpointer data)
   pv_job *j = g_new0 (pv_job, 1);
   j->vals = *p->vals;
   if (!preview_on (p))
-    j->vals.std_dev_x = j->vals.std_dev_y = 0.0;   /* the original only */
+    j->vals.sigma_x = j->vals.sigma_y = 0.0;   /* the original only */
   j->source = source_for (p, &l, read);
   j->read = read;
   j->out = l.out;
@@ -631,7 +634,7 @@ preview_destroyed (GtkWidget *w, CudablurPreview *p)
 }
 
 CudablurPreview *
-cudablur_preview_new (gint32 drawable_id, const CudablurVals *vals,
+cudablur_preview_new (gint32 drawable_id, const gb_params *vals,
                       GtkAccelGroup *accel)
 {
   gint x, y, w, h;

@@ -25,7 +25,7 @@ typedef struct _CudablurPreview CudablurPreview;
  * shortcuts (Ctrl + plus, minus, 0 and 1) go into accel.  NULL when the
  * drawable cannot be read. */
 CudablurPreview *cudablur_preview_new (gint32 drawable_id,
-                                       const CudablurVals *vals,
+                                       const gb_params *vals,
                                        GtkAccelGroup *accel);
 
 /* The preview's widget (preview, zoom bar and status line) to pack; the

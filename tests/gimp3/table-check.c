@@ -112,8 +112,8 @@ check_signature (GimpProcedure *proc, gboolean full)
           continue;
         }
       gchar *why = NULL;
-      result (argument_is_row (a, p, &why), "%s: argument %d: %s", name,
-              LEADING_ARGS + i, why);
+      const gboolean ok = argument_is_row (a, p, &why);
+      result (ok, "%s: argument %d: %s", name, LEADING_ARGS + i, why);
       g_free (why);
     }
 }

@@ -279,9 +279,20 @@ check_texts (void)
   TU_CHECK (strstr (tip, side) != NULL, "device tooltip: %s", tip);
   g_free (side);
   g_free (tip);
+  /* "a, b and c": the full procedure's own rows, and no other. */
   gchar *more = cb_params_full_only_names ();
-  TU_CHECK (!strcmp (more, "edge-mode and blur-space"), "full only: %s",
-            more);
+  gchar **names = g_regex_split_simple ("(?:, | and )", more, 0, 0);
+  gint n = 0;
+  for (gint i = 0; i < cb_params_count (); i++)
+    if (cb_param_nth (i)->full_only)
+      {
+        TU_CHECK (names[n] && !strcmp (names[n], cb_param_nth (i)->name),
+                  "full only: \"%s\" lacks %s", more,
+                  cb_param_nth (i)->name);
+        n += names[n] != NULL;
+      }
+  TU_CHECK (n > 0 && !names[n], "full only: \"%s\"", more);
+  g_strfreev (names);
   g_free (more);
 }
 

@@ -2,8 +2,8 @@
 /* The PDB procedures: their arguments and help, built once from the
  * parameter table, the algorithm registry and the engine's limits, and
  * their installation as permanent procedures (query) or as the resident
- * process's temporary ones.  The menu entry has a procedure of its own that is never
- * temporary (gimp2/resident.c says why). */
+ * process's temporary ones.  The menu entry has a procedure of its own
+ * that is never temporary (gimp2/resident.c says why). */
 #include "config.h"
 
 #include <string.h>
@@ -72,10 +72,10 @@ init (void)
     "deviations (up to %g on the CPU, %g on the GPU) and Deriche's "
     "recursive filter above. The edge-aware algorithms blur along the "
     "image's domain transform, so that edges with colour differences well "
-    "above the edge contrast given stay sharp. Returns the device that ran the blur. "
-    "Script calls are served by a resident process that GIMP starts with "
-    "the session (extension-cudablur); without it each call runs in a "
-    "process of its own.";
+    "above the edge contrast given stay sharp. Returns the device that ran "
+    "the blur. Script calls are served by a resident process that GIMP "
+    "starts with the session (extension-cudablur); without it each call "
+    "runs in a process of its own.";
   gchar *more = cb_params_full_only_names ();
   gchar *text = g_strdup_printf (common, GB_AUTO_FIR_MAX_SIGMA_CPU,
                                  GB_AUTO_FIR_MAX_SIGMA_CUDA);

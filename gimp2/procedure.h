@@ -3,9 +3,9 @@
  * arguments scripts have always passed, and plug-in-cudablur-full, the
  * same and the parameter table's full_only rows after them; GIMP 2.10
  * does not fill in missing trailing arguments, so the longer signature
- * has a name of its own.  Shared by the permanent procedures and the resident process's
- * temporary ones; plug-in-cudablur-menu, the menu entry, takes the
- * longer signature. */
+ * has a name of its own.  Shared by the permanent procedures and the
+ * resident process's temporary ones; plug-in-cudablur-menu, the menu
+ * entry, takes the longer signature. */
 #ifndef CUDABLUR_PROCEDURE_H
 #define CUDABLUR_PROCEDURE_H
 

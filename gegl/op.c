@@ -24,8 +24,12 @@
 #include <gegl-plugin.h>
 #include <gmodule.h>
 
+#include <glib/gi18n-lib.h>
+
+#include "catalogue.h"
 #include "format.h"
 #include "gblur.h"
+#include "last-run.h"
 #include "op.h"
 
 G_DEFINE_DYNAMIC_TYPE (CudablurOp, cudablur_op, GEGL_TYPE_OPERATION_FILTER)
@@ -256,7 +260,10 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
                        io.out.x - io.area.x, io.out.y - io.area.y,
                        io.out.width, io.out.height, read_rows, write_rows,
                        &io };
-  const gb_status st = gb_blur_native (&p, &nio, on_progress, &io, NULL);
+  gb_report report = { 0 };
+  const gb_status st = gb_blur_native (&p, &nio, on_progress, &io, &report);
+  cudablur_last_run_note (operation, &p, st, &report,
+                          (gdouble) io.area.width * io.area.height);
   if (st != GB_OK)
     {
       if (!self->warned)
@@ -278,6 +285,8 @@ cudablur_op_class_init (CudablurOpClass *klass)
   GeglOperationClass *operation_class = GEGL_OPERATION_CLASS (klass);
   GeglOperationFilterClass *filter_class = GEGL_OPERATION_FILTER_CLASS (klass);
 
+  /* The texts below and the properties' in the user's language. */
+  cudablur_bind_catalogue ();
   cudablur_op_install_properties (object_class);
   operation_class->prepare = prepare;
   operation_class->get_bounding_box = get_bounding_box;
@@ -290,14 +299,15 @@ cudablur_op_class_init (CudablurOpClass *klass)
 
   gegl_operation_class_set_keys (operation_class,
     "name", CUDABLUR_OP_NAME,
-    "title", "CUDA Gaussian Blur",
+    "title", _("CUDA Gaussian Blur"),
     "categories", "blur",
     "description",
-    "Gaussian blur on an NVIDIA GPU through CUDA, or on all CPU cores: "
-    "exact FIR and recursive (Young-van Vliet, Deriche) Gaussians and an "
-    "edge-aware blur that keeps strong edges sharp",
+    _("Gaussian blur on an NVIDIA GPU through CUDA, or on all CPU cores: "
+      "exact FIR and recursive (Young-van Vliet, Deriche) Gaussians and an "
+      "edge-aware blur that keeps strong edges sharp"),
     "gimp:menu-path", "<Image>/Filters/Blur",
-    "gimp:menu-label", "CUDA Gaussian Blur...",
+    /* TRANSLATORS: in GIMP's Filters > Blur, with a mnemonic unused there */
+    "gimp:menu-label", _("CU_DA Gaussian Blur..."),
     NULL);
   /* Which copy of the module runs the operation (see
    * cudablur_op_register). */
@@ -314,6 +324,7 @@ cudablur_op_class_finalize (CudablurOpClass *klass)
 static void
 cudablur_op_init (CudablurOp *self)
 {
+  cudablur_last_run_attach (G_OBJECT (self));
   cudablur_op_set_defaults (self);
 }
 

@@ -3,14 +3,20 @@
  * (common/params.c), in its order, holding the values in the operation's
  * gb_params.  Enumerated rows become GEGL enumerations (the choices'
  * nicks and labels), ranges and defaults are the table's, and a row that
- * only some algorithms use is visible in GIMP's filter tool for those
- * alone. */
+ * only some algorithms use is greyed in GIMP's filter tool for the
+ * others.  Labels, tooltips and the choices' labels are translated when
+ * the class is made (gegl/catalogue.c).  After the rows, device-used
+ * (gegl/last-run.c). */
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
+
+#include "last-run.h"
 #include "op.h"
 
-/* The enumeration of each enumerated row, by row. */
+/* The enumeration of each enumerated row, and its values, by row. */
 static GType *enum_types;
+static GEnumValue **enum_values;
 
 /* "edge-mode" -> "CudablurEdgeMode". */
 static gchar *
@@ -35,6 +41,7 @@ void
 cudablur_op_register_enums (GTypeModule *module)
 {
   enum_types = g_new0 (GType, cb_params_count ());
+  enum_values = g_new0 (GEnumValue *, cb_params_count ());
   for (gint i = 0; i < cb_params_count (); i++)
     {
       const cb_param *p = cb_param_nth (i);
@@ -47,14 +54,15 @@ cudablur_op_register_enums (GTypeModule *module)
                                    p->choices[k].nick };
       gchar *name = enum_type_name (p);
       enum_types[i] = g_type_module_register_enum (module, name, values);
+      enum_values[i] = values;
       g_free (name);
     }
 }
 
 /* "algorithm {edge-aware, edge-aware-partitioned}": the algorithms that
- * use the row, in GEGL's "visible" syntax. */
+ * use the row, in the syntax of GIMP's "sensitive" key. */
 static gchar *
-visible_for (const cb_param *p)
+used_by (const cb_param *p)
 {
   GString *s = g_string_new ("algorithm {");
   gint n = 0;
@@ -70,25 +78,24 @@ static GParamSpec *
 spec_for (gint i, const cb_param *p)
 {
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_CONSTRUCT;
-  /* The texts as written: the module binds no catalogue. */
-  gchar *blurb = cb_param_tooltip (p, FALSE);
+  gchar *blurb = cb_param_tooltip (p, TRUE);
   GParamSpec *pspec = NULL;
   switch (p->type)
     {
     case CB_PARAM_DOUBLE:
-      pspec = gegl_param_spec_double (p->name, p->label, blurb,
+      pspec = gegl_param_spec_double (p->name, _(p->label), blurb,
                                       cb_param_least (p), p->max,
                                       cb_param_default (p), p->ui_min,
                                       p->ui_max, p->ui_gamma, rw);
       break;
     case CB_PARAM_INT:
-      pspec = gegl_param_spec_int (p->name, p->label, blurb, (gint) p->min,
+      pspec = gegl_param_spec_int (p->name, _(p->label), blurb, (gint) p->min,
                                    (gint) p->max, (gint) cb_param_default (p),
                                    (gint) p->ui_min, (gint) p->ui_max,
                                    p->ui_gamma, rw);
       break;
     case CB_PARAM_ENUM:
-      pspec = gegl_param_spec_enum (p->name, p->label, blurb, enum_types[i],
+      pspec = gegl_param_spec_enum (p->name, _(p->label), blurb, enum_types[i],
                                     (gint) cb_param_default (p), rw);
       break;
     }
@@ -99,20 +106,29 @@ spec_for (gint i, const cb_param *p)
       gegl_param_spec_set_property_key (pspec, "unit", "pixel-distance");
       gegl_param_spec_set_property_key (pspec, "axis", axis);
     }
+  /* Greyed for the others, as in the GIMP 2.10 dialog: a hidden row
+   * would leave its height empty in GIMP's filter tool, whose window does
+   * not shrink. */
   if (p->uses)
     {
-      gchar *visible = visible_for (p);
-      gegl_param_spec_set_property_key (pspec, "visible", visible);
-      g_free (visible);
+      gchar *algorithms = used_by (p);
+      gegl_param_spec_set_property_key (pspec, "sensitive", algorithms);
+      g_free (algorithms);
     }
   return pspec;
 }
 
-/* Property ids are row numbers from 1. */
+/* Property ids are row numbers from 1, then device-used's. */
 static const cb_param *
 row_of (guint id)
 {
   return cb_param_nth ((gint) id - 1);
+}
+
+static guint
+last_run_id (void)
+{
+  return (guint) cb_params_count () + 1;
 }
 
 static void
@@ -121,11 +137,17 @@ set_property (GObject *object, guint id, const GValue *value,
 {
   gb_params *v = &CUDABLUR_OP (object)->params;
   const cb_param *p = row_of (id);
+  if (id == last_run_id ())
+    {
+      cudablur_last_run_set (object, value);
+      return;
+    }
   if (!p)
     {
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
       return;
     }
+  cudablur_last_run_restart (object);
   switch (p->type)
     {
     case CB_PARAM_DOUBLE:
@@ -145,6 +167,11 @@ get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
 {
   const gb_params *v = &CUDABLUR_OP (object)->params;
   const cb_param *p = row_of (id);
+  if (id == last_run_id ())
+    {
+      cudablur_last_run_get (object, value);
+      return;
+    }
   if (!p)
     {
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
@@ -169,9 +196,19 @@ cudablur_op_install_properties (GObjectClass *klass)
 {
   klass->set_property = set_property;
   klass->get_property = get_property;
+  /* The choices' labels in the user's language, before GLib makes the
+   * enumerations' classes (with the first property that uses them). */
+  for (gint i = 0; i < cb_params_count (); i++)
+    {
+      const cb_param *p = cb_param_nth (i);
+      for (gint k = 0; enum_values[i] && k < p->n_choices; k++)
+        enum_values[i][k].value_name = _(p->choices[k].label);
+    }
   for (gint i = 0; i < cb_params_count (); i++)
     g_object_class_install_property (klass, (guint) i + 1,
                                      spec_for (i, cb_param_nth (i)));
+  g_object_class_install_property (klass, last_run_id (),
+                                   cudablur_last_run_spec ());
 }
 
 void

@@ -344,11 +344,12 @@ check_properties (void)
                                gb_algorithm_get (i)->name),
                       "algorithm %d is %s", i, ec->values[i].value_nick);
         }
-      const gchar *visible = range
-        ? gegl_param_spec_get_property_key (range, "visible") : NULL;
-      TU_CHECK (visible && !strcmp (visible, "algorithm {edge-aware, "
-                                    "edge-aware-partitioned}"),
-                "range-sigma visible: %s", visible ? visible : "(none)");
+      const gchar *sensitive = range
+        ? gegl_param_spec_get_property_key (range, "sensitive") : NULL;
+      TU_CHECK (sensitive && !strcmp (sensitive, "algorithm {edge-aware, "
+                                      "edge-aware-partitioned}"),
+                "range-sigma sensitive: %s",
+                sensitive ? sensitive : "(none)");
       TU_CHECK (sx && G_PARAM_SPEC_DOUBLE (sx)->maximum == GB_SIGMA_MAX,
                 "std-dev-x maximum");
       g_object_unref (o);

@@ -4,11 +4,12 @@
  * properties are the rows, in their order, none more; each has the row's
  * type, label and tooltip, range (GEGL's slider range and gamma too),
  * default, enumeration (values, nicks and labels of the choices, in
- * order), GIMP's "visible" key for the rows only some algorithms use and
+ * order), GIMP's "sensitive" key for the rows only some algorithms use and
  * the axis keys of the distances; and a value set on a node reads back
- * from it.  A row added to the table and not to the operation, or the
- * other way round, fails here.  GEGL_MODULE_DIR (set by the build) holds
- * the module. */
+ * from it.  After the rows comes device-used, where the operation says
+ * where it ran (tests/gegl/test_last_run.c).  A row added to the table
+ * and not to the operation, or the other way round, fails here.
+ * GEGL_MODULE_DIR (set by the build) holds the module. */
 #define _DEFAULT_SOURCE   /* realpath */
 #include "config.h"
 
@@ -101,8 +102,12 @@ check_spec (const cb_param *p, GParamSpec *ps)
         }
       break;
     }
-  /* Visible for the algorithms that use it, in GEGL's syntax. */
-  const gchar *visible = gegl_param_spec_get_property_key (ps, "visible");
+  /* Sensitive for the algorithms that use it, in GIMP's syntax, and
+   * never hidden (a hidden row leaves a gap in GIMP's filter tool). */
+  const gchar *sensitive = gegl_param_spec_get_property_key (ps,
+                                                            "sensitive");
+  TU_CHECK (!gegl_param_spec_get_property_key (ps, "visible"),
+            "%s: a \"visible\" key", p->name);
   GString *want = g_string_new (NULL);
   if (p->uses)
     {
@@ -113,9 +118,10 @@ check_spec (const cb_param *p, GParamSpec *ps)
                                   gb_algorithm_get ((gb_algorithm) a)->name);
       g_string_append (want, "}");
     }
-  TU_CHECK (p->uses ? visible && !strcmp (visible, want->str) : !visible,
-            "%s: visible \"%s\", wanted \"%s\"", p->name,
-            visible ? visible : "(none)", want->str);
+  TU_CHECK (p->uses ? sensitive && !strcmp (sensitive, want->str)
+                    : !sensitive,
+            "%s: sensitive \"%s\", wanted \"%s\"", p->name,
+            sensitive ? sensitive : "(none)", want->str);
   g_string_free (want, TRUE);
   const gchar *axis = gegl_param_spec_get_property_key (ps, "axis");
   const gchar *unit = gegl_param_spec_get_property_key (ps, "unit");
@@ -154,7 +160,10 @@ check_value (GeglNode *node, const cb_param *p)
 int
 main (int argc, char **argv)
 {
-  /* The build's module alone: no user's copy to win over it. */
+  /* The table's texts as written, and the build's module alone: no
+   * user's copy to win over it. */
+  g_setenv ("LC_ALL", "C", TRUE);
+  g_setenv ("LANGUAGE", "C", TRUE);
   gchar *home = g_dir_make_tmp ("cudablur-test-props-XXXXXX", NULL);
   g_setenv ("XDG_DATA_HOME", home, TRUE);
   g_setenv ("GEGL_PATH", GEGL_MODULE_DIR, TRUE);
@@ -182,6 +191,18 @@ main (int argc, char **argv)
   for (guint i = 0; i < n; i++)
     if (all[i]->owner_type == op_type)
       g_ptr_array_add (own, all[i]);
+  /* After the rows, device-used (gegl/last-run.c): a string, "" until a
+   * blur, that GIMP's filter tool shows greyed. */
+  GParamSpec *last = own->len ? own->pdata[own->len - 1] : NULL;
+  TU_CHECK (last && !strcmp (last->name, "device-used")
+            && G_IS_PARAM_SPEC_STRING (last)
+            && !strcmp (G_PARAM_SPEC_STRING (last)->default_value, "")
+            && !g_strcmp0 (gegl_param_spec_get_property_key (last,
+                                                             "sensitive"),
+                           "0"),
+            "the last property is %s", last ? last->name : "none");
+  if (last && !strcmp (last->name, "device-used"))
+    g_ptr_array_remove_index (own, own->len - 1);
   TU_CHECK ((gint) own->len == cb_params_count (),
             "%u properties, the table has %d rows", own->len,
             cb_params_count ());

@@ -260,18 +260,27 @@ create_procedure (GimpPlugIn *plug_in, const gchar *name)
   return procedure;
 }
 
-/* Our catalogues, beside the executable where they were installed. */
+/* Our catalogues for libgimp: it takes a folder relative to the
+ * plug-in's own (the one GIMP started it from) and inside it, else it
+ * logs "Localization disabled" on every start: locale/ there, where make
+ * install and the packages put it.  Elsewhere (a copy without it, the
+ * tests' CUDABLUR_LOCALEDIR) run() binds our catalogue itself, for the
+ * messages we give (INIT_I18N). */
 static gboolean
 set_i18n (GimpPlugIn *plug_in, const gchar *name, gchar **domain,
           gchar **catalog_dir)
 {
   (void) plug_in;
   (void) name;
-  const gchar *dir = cudablur_locale_dir ();
-  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+  gchar *folder = g_path_get_dirname (gimp_get_progname ());
+  gchar *locale = g_build_filename (folder, "locale", NULL);
+  const gboolean beside = g_file_test (locale, G_FILE_TEST_IS_DIR);
+  g_free (locale);
+  g_free (folder);
+  if (!beside)
     return FALSE;
   *domain = g_strdup (GETTEXT_PACKAGE);
-  *catalog_dir = g_strdup (dir);
+  *catalog_dir = g_strdup ("locale");
   return TRUE;
 }
 

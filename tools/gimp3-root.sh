@@ -10,7 +10,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 root=${1:-$top/_gimp3-root}
 pkgs="gimp libgimp-3.0-dev libgegl-dev libbabl-dev build-essential
       pkg-config autoconf automake gettext xvfb xauth xdotool imagemagick
-      python3-skimage python3-gi gir1.2-gimp-3.0 procps debhelper dbus"
+      python3-skimage python3-gi gir1.2-gimp-3.0 procps debhelper dbus
+      locales"
 stamp="$root/.cudablur-root"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$pkgs" ]; then
   echo "gimp3-root: $root is ready"
@@ -25,9 +26,12 @@ if [ ! -x "$root/usr/bin/apt-get" ]; then
     || { tail -n 20 "$top/_gimp3-root.log"; exit 1; }
 fi
 echo "gimp3-root: installing GIMP 3 and the build tools"
+# And the locales the GIMP 3 tests show GIMP 3 in (German, French,
+# Spanish).
 "$top/tools/gimp3-chroot.sh" "$root" sh -c "
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -q && apt-get install -y -q --no-install-recommends $(echo $pkgs)" \
+  apt-get update -q && apt-get install -y -q --no-install-recommends $(echo $pkgs) &&
+  printf '%s.UTF-8 UTF-8\\n' de_DE fr_FR es_ES >>/etc/locale.gen && locale-gen" \
   >>"$top/_gimp3-root.log" 2>&1 || { tail -n 20 "$top/_gimp3-root.log"; exit 1; }
 echo "$pkgs" >"$stamp"
 echo "gimp3-root: $root is ready"

@@ -35,6 +35,26 @@ check_spec (const cb_param *p, GParamSpec *ps)
             "%s: nick \"%s\", blurb \"%s\"", p->name,
             g_param_spec_get_nick (ps), g_param_spec_get_blurb (ps));
   g_free (tip);
+  /* The tooltip names the choices as the list shows them ("Keep edges
+   * (edge-aware): ..."), each line from its label, never by the names
+   * scripts use ("yvrg-two-way"), the labels aside. */
+  gchar *others = g_strdup (g_param_spec_get_blurb (ps));
+  for (gint k = 0; k < p->n_choices; k++)
+    {
+      const cb_choice *c = &p->choices[k];
+      gchar *entry = g_strdup_printf ("\n%s: ", c->label);
+      gchar *at = strstr (others, entry);
+      TU_CHECK (!c->tooltip || at, "%s: the tooltip lacks \"%s\"", p->name,
+                entry + 1);
+      if (at)
+        memset (at, '.', strlen (entry));
+      g_free (entry);
+    }
+  for (gint k = 0; k < p->n_choices; k++)
+    TU_CHECK (!strchr (p->choices[k].nick, '-')
+              || !strstr (others, p->choices[k].nick),
+              "%s: the tooltip names %s", p->name, p->choices[k].nick);
+  g_free (others);
   const gdouble def = cb_param_default (p);
   switch (p->type)
     {

@@ -95,6 +95,12 @@ gb_gpu_context_alive (void)
   return gb_cuda_context_alive ();
 }
 
+size_t
+gb_gpu_memory_available (void)
+{
+  return gb_cuda_memory_available ();
+}
+
 void
 gb_trim (void)
 {

@@ -134,6 +134,10 @@ cudablur_blur_bounded (const gb_params *params, const gb_native_io *whole,
     }
   if (fits)
     return gb_blur_native (params, whole, progress, user, NULL);
+  g_debug ("%s: %dx%d: %.1f MB for the whole area, a budget of %.1f MB: "
+           "in bands", CUDABLUR_OP_NAME, whole->width, whole->height,
+           gb_native_memory (params, whole) / 1048576.0,
+           budget->host / 1048576.0);
 
   bands_io b = { region, NULL, NULL };
   const gb_banded_io io = { whole->format, whole->width, whole->height,

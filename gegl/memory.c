@@ -26,7 +26,7 @@ static size_t
 env_megabytes (const char *name)
 {
   const gchar *text = g_getenv (name);
-  if (!text)
+  if (!text || !*text)
     return 0;
   gchar *end = NULL;
   const gdouble mb = g_ascii_strtod (text, &end);
@@ -126,9 +126,16 @@ cudablur_budget_lookup (cudablur_budget *budget)
   budget->host = env_megabytes ("CUDABLUR_MEMORY_SIZE");
   if (!budget->host)
     {
-      guint64 cache = 0;
+      /* GEGL's tile cache may still grow to its size (and GEGL swaps
+       * beyond it): that much of the room is GEGL's, though no more than
+       * half of it (GEGL's own default size is all the free memory). */
+      guint64 cache = 0, cached = 0;
       g_object_get (gegl_config (), "tile-cache-size", &cache, NULL);
-      size_t host = room () / 2;
+      g_object_get (gegl_stats (), "tile-cache-total", &cached, NULL);
+      const size_t space = room ();
+      const size_t grows = MIN (cache > cached ? cache - cached : 0,
+                                space / 2);
+      size_t host = (space - grows) / 2;
       if (cache > 0 && cache < host)
         host = (size_t) cache;
       budget->host = MAX (host, FLOOR_BYTES);

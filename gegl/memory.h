@@ -19,9 +19,11 @@ typedef struct
 /* The budget now: CUDABLUR_MEMORY_SIZE (megabytes, as GEGL_CACHE_SIZE),
  * else half the memory the process may still take (the system's
  * available memory, within its cgroup's limit and its address-space
- * limit) and no more than GEGL's tile-cache-size (GIMP sets it from its
- * preferences); CUDABLUR_GPU_MEMORY_SIZE (megabytes) caps the GPU's,
- * which is otherwise what the device has free, asked when needed. */
+ * limit) once GEGL's tile cache has grown to its tile-cache-size (GIMP
+ * sets it from its preferences; counted for at most half), and no more
+ * than that size; CUDABLUR_GPU_MEMORY_SIZE (megabytes) caps the GPU's,
+ * which is otherwise nine tenths of what the device has free, asked when
+ * needed. */
 void cudablur_budget_lookup (cudablur_budget *budget);
 
 /* The GPU's share: asks the device where no variable set it (which

@@ -12,7 +12,9 @@
  * filled with a photograph (coffee, scaled to at most 6000x4000 and
  * repeated), is made first, then the filter runs.  Prints the seconds of
  * the run, the peak above the resident memory with the layer made, and
- * the whole peak, in a Markdown table.  GEGL's tile cache holds the layer
+ * the whole peak, in a Markdown table; where there is a GPU, also how far
+ * the device's free memory fell below what it was before the run (sampled
+ * every 5 ms).  GEGL's tile cache holds the layer
  * and the output: GEGL_CACHE_SIZE (megabytes) bounds it as GIMP's
  * preference does, and GEGL swaps beyond.  BENCH_SIGMA sets the standard
  * deviation (default 10); BENCH_PEERS=0 leaves GEGL's blur out where it
@@ -50,7 +52,29 @@ layer_new (int w, int h)
   return layer;
 }
 
-/* One measurement, in this process: prints "seconds peak-above peak". */
+/* The device's free memory, sampled until told to stop: its least. */
+typedef struct
+{
+  volatile gint stop;
+  size_t least;
+} gpu_sampler;
+
+static gpointer
+sample_gpu (gpointer data)
+{
+  gpu_sampler *s = data;
+  while (!g_atomic_int_get (&s->stop))
+    {
+      const size_t free_bytes = gb_gpu_memory_available ();
+      if (free_bytes && free_bytes < s->least)
+        s->least = free_bytes;
+      g_usleep (5000);
+    }
+  return NULL;
+}
+
+/* One measurement, in this process: prints "result seconds peak-above
+ * peak gpu-peak" (MB); GLib prints debug messages on stdout too. */
 static int
 measure (int w, int h, const char *operation, int device, double sigma)
 {
@@ -68,13 +92,25 @@ measure (int w, int h, const char *operation, int device, double sigma)
   GeglNode *sink = gegl_node_new_child (g, "operation", "gegl:write-buffer",
                                         "buffer", out, NULL);
   gegl_node_link_many (src, blur, sink, NULL);
+  char name[200];
+  const size_t gpu_before = gb_cuda_info (name, sizeof name)
+                            ? gb_gpu_memory_available () : 0;
+  gpu_sampler sampler = { 0, gpu_before };
+  GThread *thread = gpu_before ? g_thread_new ("gpu", sample_gpu, &sampler)
+                               : NULL;
   const double before = gu_rss_mb ();
   gu_peak_reset ();
   const double t0 = tu_now ();
   gegl_node_process (sink);
   const double seconds = tu_now () - t0;
   const double peak = gu_peak_mb ();
-  printf ("%.2f %.0f %.0f\n", seconds, peak - before, peak);
+  if (thread)
+    {
+      g_atomic_int_set (&sampler.stop, 1);
+      g_thread_join (thread);
+    }
+  printf ("result %.2f %.0f %.0f %.0f\n", seconds, peak - before, peak,
+          (gpu_before - sampler.least) / 1048576.0);
   g_object_unref (g);
   g_object_unref (out);
   g_object_unref (layer);
@@ -147,7 +183,8 @@ main (int argc, char **argv)
           have_gpu ? gpu : "none", cache ? cache : "unset",
           budget ? budget : "unset", gpu_budget ? gpu_budget : "unset");
   printf ("| image | filter | seconds | peak above the layer, MB | peak, "
-          "MB |\n|---|---|---|---|---|\n");
+          "MB |%s\n|---|---|---|---|---|%s\n",
+          have_gpu ? " GPU peak, MB |" : "", have_gpu ? "---|" : "");
   fflush (stdout);
   for (int i = 0; i < n; i++)
     {
@@ -171,10 +208,21 @@ main (int argc, char **argv)
             continue;
           gchar *line = child (argv[0], w, h, runs[k].op, runs[k].device,
                                sigma);
-          double s = 0, above = 0, peak = 0;
-          if (line && sscanf (line, "%lf %lf %lf", &s, &above, &peak) == 3)
-            printf ("| %s | %s | %.2f | %.0f | %.0f |\n", sizes[i],
-                    runs[k].label, s, above, peak);
+          /* The child's other lines (G_MESSAGES_DEBUG) go to stderr. */
+          const char *result = line ? strstr (line, "result ") : NULL;
+          if (line)
+            fwrite (line, 1, result ? (size_t) (result - line)
+                                    : strlen (line), stderr);
+          double s = 0, above = 0, peak = 0, gpu_peak = 0;
+          if (result && sscanf (result, "result %lf %lf %lf %lf", &s, &above,
+                                &peak, &gpu_peak) == 4)
+            {
+              printf ("| %s | %s | %.2f | %.0f | %.0f |", sizes[i],
+                      runs[k].label, s, above, peak);
+              if (have_gpu)
+                printf (" %.0f |", gpu_peak);
+              printf ("\n");
+            }
           else
             printf ("| %s | %s | failed | | |\n", sizes[i], runs[k].label);
           fflush (stdout);

@@ -472,6 +472,19 @@ gb_cuda_trim (void)
 }
 
 extern "C" void
+gb_cuda_trim_idle (void)
+{
+  if (pthread_mutex_trylock (&ctx_lock) != 0)
+    return;   /* a blur holds the context: its buffers are in use */
+  if (gb_ctx.ready)
+    {
+      cudaSetDevice (gb_ctx.device);
+      free_buffers_locked ();
+    }
+  gb_cuda_unlock ();
+}
+
+extern "C" void
 gb_cuda_release (void)
 {
   gb_cuda_lock ();

@@ -102,6 +102,11 @@ gb_cuda_trim (void)
 {
 }
 
+void
+gb_cuda_trim_idle (void)
+{
+}
+
 int
 gb_cuda_context_alive (void)
 {

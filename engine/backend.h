@@ -84,6 +84,9 @@ int gb_cuda_context_alive (void);
 /* Frees device buffers and pinned memory, keeps the context. */
 void gb_cuda_trim (void);
 
+/* The same where no GPU blur is running now; else nothing. */
+void gb_cuda_trim_idle (void);
+
 /* Frees the context kept between calls. */
 void gb_cuda_release (void);
 

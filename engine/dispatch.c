@@ -108,6 +108,13 @@ gb_trim (void)
   gb_big_trim ();
 }
 
+void
+gb_trim_idle (void)
+{
+  gb_cuda_trim_idle ();
+  gb_big_trim ();
+}
+
 double
 gb_effective_sigma (double sigma)
 {

@@ -392,6 +392,12 @@ gb_status gb_encode_rows (const gb_pixel_format *format, const float *src,
  * but not the CUDA context, for a long-lived caller that goes idle. */
 void gb_trim (void);
 
+/* gb_trim without waiting: where a blur is running on the GPU (another
+ * thread), what it uses stays, and the host's buffers that are in use
+ * too.  For a caller that must not block (a GEGL operation's finalize,
+ * on GIMP's main thread). */
+void gb_trim_idle (void);
+
 /* Checks params, src and dst without blurring. */
 gb_status gb_validate (const gb_params *params,
                        const gb_image *src,

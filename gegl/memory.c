@@ -161,7 +161,7 @@ cudablur_budget_gpu (cudablur_budget *budget)
 void
 cudablur_memory_give_back (void)
 {
-  gb_trim ();
+  gb_trim_idle ();
 #ifdef __GLIBC__
   /* Freed blocks below glibc's mmap threshold stay in its arenas (one a
    * thread) until trimmed. */

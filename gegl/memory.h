@@ -32,8 +32,9 @@ size_t cudablur_budget_gpu (cudablur_budget *budget);
 
 /* Gives back what blurs kept for the next one: the engine's work image,
  * the GPU's buffers and pinned memory (not the CUDA context) and the
- * allocator's free pages.  Whatever another instance is using at the
- * time stays with it; what it kept idle it allocates again next time. */
+ * allocator's free pages.  Never waits: whatever another instance is
+ * using at the time (a blur on another thread) stays with it; what it
+ * kept idle it allocates again next time. */
 void cudablur_memory_give_back (void);
 
 #endif

@@ -24,8 +24,10 @@
 #include <gegl-plugin.h>
 #include <gmodule.h>
 
+#include "bounded.h"
 #include "format.h"
 #include "gblur.h"
+#include "memory.h"
 #include "op.h"
 
 G_DEFINE_DYNAMIC_TYPE (CudablurOp, cudablur_op, GEGL_TYPE_OPERATION_FILTER)
@@ -256,7 +258,14 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
                        io.out.x - io.area.x, io.out.y - io.area.y,
                        io.out.width, io.out.height, read_rows, write_rows,
                        &io };
-  const gb_status st = gb_blur_native (&p, &nio, on_progress, &io, NULL);
+  /* Within the memory budget: in bands where the whole area would not
+   * fit. */
+  cudablur_budget budget;
+  cudablur_budget_lookup (&budget);
+  const cudablur_region region = { input, output, io.format, io.area,
+                                   io.out, level };
+  const gb_status st = cudablur_blur_bounded (&p, &nio, &region, &budget,
+                                              on_progress, &io);
   if (st != GB_OK)
     {
       if (!self->warned)
@@ -269,6 +278,16 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
   return TRUE;
 }
 
+/* The graph that held this instance is gone (a filter tool closed, a
+ * merge done, a filter removed): what blurs kept for the next goes back
+ * too. */
+static void
+finalize (GObject *object)
+{
+  G_OBJECT_CLASS (cudablur_op_parent_class)->finalize (object);
+  cudablur_memory_give_back ();
+}
+
 static const char *module_file (void);
 
 static void
@@ -279,6 +298,7 @@ cudablur_op_class_init (CudablurOpClass *klass)
   GeglOperationFilterClass *filter_class = GEGL_OPERATION_FILTER_CLASS (klass);
 
   cudablur_op_install_properties (object_class);
+  object_class->finalize = finalize;
   operation_class->prepare = prepare;
   operation_class->get_bounding_box = get_bounding_box;
   operation_class->get_required_for_output = get_required_for_output;

@@ -250,7 +250,7 @@ edge_pass_locked (const gb_params *p, int iteration, int vertical,
   const double si = gb_dt_iteration_sigma (vertical ? p->sigma_y
                                                     : p->sigma_x,
                                            iteration, p->iterations);
-  const int hold = p->edge_interpolation == GB_EDGE_HOLD;
+  const int hold = gb_research_of (p)->edge_interpolation == GB_EDGE_HOLD;
   float *result = gb_ctx.d_b;
   if (st == GB_OK && vertical)
     st = launch_pass (C, gb_ctx.d_a, gb_ctx.d_b, dty, states, lines, L,

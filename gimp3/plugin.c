@@ -10,15 +10,23 @@
  * device-used says where the operation runs the blur as the engine
  * decides it: the CUDA build, an NVIDIA driver with a GPU, the device
  * argument and the image size.  The operation itself falls back to the
- * CPU if the GPU fails; this process cannot see that. */
+ * CPU if the GPU fails; this process cannot see that.
+ *
+ * A blur the operation cannot do (no memory) leaves the drawable as it
+ * was, and GIMP's merge has no way to fail for it: the operation counts
+ * its failures where this process, GIMP's child, reads them
+ * (gegl/report.c), before and after each merge, and the call fails with
+ * the reason. */
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include <libgimp/gimp.h>
 
 #include "gblur.h"
 #include "op.h"
+#include "report.h"
 #include "../plugin/values.h"
 #include "../plugin/plugin-intl.h"
 
@@ -93,13 +101,17 @@ device_for (const CudablurVals *v, GimpDrawable *drawable)
                          gimp_drawable_get_height (drawable));
 }
 
-static gboolean
+/* Merges the operation into the drawable; NULL, or why it failed. */
+static gchar *
 blur_drawable (GimpDrawable *drawable, const CudablurVals *v)
 {
   GimpDrawableFilter *filter =
     gimp_drawable_filter_new (drawable, OPERATION, _("CUDA Gaussian Blur"));
   if (!filter)
-    return FALSE;
+    return g_strdup_printf (_("The GEGL operation %s is not installed: the "
+                              "GEGL module cudablur.so belongs in a GEGL "
+                              "module folder such as "
+                              "~/.local/share/gegl-0.4/plug-ins"), OPERATION);
   GimpDrawableFilterConfig *config = gimp_drawable_filter_get_config (filter);
   g_object_set (config,
                 "algorithm", gb_algorithm_get (v->algorithm)->name,
@@ -111,8 +123,16 @@ blur_drawable (GimpDrawable *drawable, const CudablurVals *v)
                 "edge-mode", edge_nicks[v->border],
                 "blur-space", space_nicks[v->space], NULL);
   gimp_drawable_filter_update (filter);
+  const long gimp_pid = (long) getppid ();
+  const guint failed_before = cudablur_failures_read (gimp_pid, NULL);
   gimp_drawable_merge_filter (drawable, filter);
-  return TRUE;
+  gb_status why = GB_OK;
+  if (cudablur_failures_read (gimp_pid, &why) == failed_before)
+    return NULL;
+  return g_strdup_printf (_("The blur of '%s' could not be done: %s. The "
+                            "drawable is left as it was."),
+                          gimp_item_get_name (GIMP_ITEM (drawable)),
+                          _(gb_status_message (why)));
 }
 
 static GimpValueArray *
@@ -149,17 +169,8 @@ run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
     {
       gimp_image_undo_group_start (image);
       for (gint i = 0; drawables[i] && !message; i++)
-        {
-          if (!blur_drawable (drawables[i], &v))
-            message = g_strdup_printf (_("The GEGL operation %s is not "
-                                         "installed: the GEGL module "
-                                         "cudablur.so belongs in a GEGL "
-                                         "module folder such as "
-                                         "~/.local/share/gegl-0.4/plug-ins"),
-                                       OPERATION);
-          else
-            device_used = device_for (&v, drawables[i]);
-        }
+        if (!(message = blur_drawable (drawables[i], &v)))
+          device_used = device_for (&v, drawables[i]);
       gimp_image_undo_group_end (image);
       if (message)
         return failure (procedure, GIMP_PDB_EXECUTION_ERROR, message);

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* What one render of the operation computes (region.h).
+ *
+ * GIMP renders a filter's preview from its main loop, a chunk at a time,
+ * and whatever one process() call takes, GIMP stops answering that long.
+ * Where the whole image is cheap (a small image, or the GPU), one call
+ * computes it all; otherwise requests are computed in square blocks, each
+ * with the blur's reach around it, sized by a cost model so that one block
+ * takes about the call budget.  The reach is where the impulse response's
+ * weight left over drops below float precision, so a block equals the
+ * same pixels of the whole image within float rounding. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "region.h"
+
+/* ---- reach -------------------------------------------------------------- */
+
+/* The algorithm an axis of p runs on `backend`: auto resolved there, and
+ * a recursive filter below the sigma its constants hold for is the FIR
+ * (as the engine's dispatcher decides it). */
+static gb_algorithm
+axis_algorithm (const gb_params *p, gdouble sigma, gb_backend backend)
+{
+  gb_algorithm a = gb_resolve_algorithm (p->algorithm,
+                                         gb_effective_sigma (p->sigma_x),
+                                         gb_effective_sigma (p->sigma_y),
+                                         backend);
+  const gb_algorithm_info *info = gb_algorithm_get (a);
+  if (info && sigma < info->fir_below)
+    return GB_ALGO_FIR;
+  return a;
+}
+
+typedef struct
+{
+  gb_algorithm algorithm;
+  gdouble sigma;
+  gint iterations;
+  gint reach;
+} reach_entry;
+
+#define REACH_MEMORY 64
+static reach_entry remembered[REACH_MEMORY];
+static gint n_remembered, next_slot;
+static GMutex reach_lock;
+
+/* The reach of a filter with infinite support, on an impulse in the
+ * middle of a line long enough for any of them (their weight beyond 24
+ * sigma is far below float precision); 24 sigma where it cannot be
+ * measured. */
+static gint
+measure_reach (gb_algorithm algorithm, gdouble sigma, gint iterations)
+{
+  const gint half = (gint) ceil (24.0 * sigma) + 16;
+  const gint n = 2 * half + 1;
+  gfloat *line = g_try_new0 (gfloat, n);
+  if (!line)
+    return half;
+  line[half] = 1.0f;
+  gb_params q;
+  gb_params_init (&q);
+  q.algorithm = algorithm;
+  q.sigma_x = sigma;
+  q.sigma_y = 0.0;
+  q.iterations = iterations;
+  /* A flat line: the edge-aware filters reach furthest where the image
+   * has no edges. */
+  q.range_sigma = GB_RANGE_SIGMA_MAX;
+  q.backend = GB_BACKEND_CPU;
+  q.threads = 1;
+  const gb_image view = { line, n, 1, 1, (size_t) n };
+  gint reach = half;
+  if (gb_blur (&q, &view, &view, NULL, NULL, NULL) == GB_OK)
+    {
+      gdouble tail = 0.0;
+      gint i = 0;
+      for (; i < half; i++)
+        {
+          const gdouble both = fabs (line[i]) + fabs (line[n - 1 - i]);
+          if (tail + both >= CUDABLUR_TAIL_WEIGHT)
+            break;
+          tail += both;
+        }
+      reach = half - i;
+    }
+  g_free (line);
+  return reach;
+}
+
+gint
+cudablur_reach (const gb_params *p, gint axis, gb_backend backend)
+{
+  const gdouble sigma = gb_effective_sigma (axis ? p->sigma_y : p->sigma_x);
+  if (!(sigma > 0.0))
+    return 0;
+  gb_algorithm a = axis_algorithm (p, sigma, backend);
+  if (a == GB_ALGO_FIR)
+    return gb_fir_radius (sigma);
+  /* Algorithm C reaches as far as Algorithm A, plus its blocks' warm-ups,
+   * which start inside the reach. */
+  if (a == GB_ALGO_EDGE_PARTITIONED)
+    a = GB_ALGO_EDGE_EXACT;
+  const gint iterations = gb_algorithm_get (a)->uses & GB_USES_ITERATIONS
+                          ? p->iterations : 0;
+  g_mutex_lock (&reach_lock);
+  for (gint i = 0; i < n_remembered; i++)
+    if (remembered[i].algorithm == a && remembered[i].sigma == sigma
+        && remembered[i].iterations == iterations)
+      {
+        const gint reach = remembered[i].reach;
+        g_mutex_unlock (&reach_lock);
+        return reach;
+      }
+  g_mutex_unlock (&reach_lock);
+  const gint reach = measure_reach (a, sigma, MAX (iterations, 1));
+  g_mutex_lock (&reach_lock);
+  remembered[next_slot] = (reach_entry) { a, sigma, iterations, reach };
+  next_slot = (next_slot + 1) % REACH_MEMORY;
+  n_remembered = MIN (n_remembered + 1, REACH_MEMORY);
+  g_mutex_unlock (&reach_lock);
+  return reach;
+}
+
+gint
+cudablur_reach_any_level (const gb_params *p, gint axis)
+{
+  gint widest = 0;
+  for (gint level = 0; level <= 8; level++)
+    {
+      gb_params at = *p;
+      at.sigma_x = p->sigma_x / (1 << level);
+      at.sigma_y = p->sigma_y / (1 << level);
+      widest = MAX (widest,
+                    cudablur_reach (&at, axis, GB_BACKEND_CPU) << level);
+    }
+  return widest;
+}
+
+/* ---- cost ----------------------------------------------------------------
+ * Nanoseconds a pixel of 3 channels costs on two cores (the engine's CPU
+ * path through GEGL buffers, tests/gegl/bench_calls on a two-core
+ * machine), per axis for the filters; channels scale them linearly. */
+#define NS_IO             12.0   /* read, decode, encode, write */
+#define NS_FIR_TAP         0.9   /* per tap of one axis */
+#define NS_FIR_AXIS        4.0
+#define NS_YVRG_AXIS      12.0   /* yvrg and its two-way form */
+#define NS_DERICHE_AXIS   22.0
+#define NS_EDGE_SPACINGS  10.0
+#define NS_EDGE_AXIS     120.0   /* per iteration */
+#define MEASURED_CORES     2.0
+
+static gdouble
+axis_ns (const gb_params *p, gint axis)
+{
+  const gdouble sigma = gb_effective_sigma (axis ? p->sigma_y : p->sigma_x);
+  if (!(sigma > 0.0))
+    return 0.0;
+  switch (axis_algorithm (p, sigma, GB_BACKEND_CPU))
+    {
+    case GB_ALGO_FIR:
+      return NS_FIR_AXIS + NS_FIR_TAP * (2 * gb_fir_radius (sigma) + 1);
+    case GB_ALGO_YVRG:
+    case GB_ALGO_YVRG_TWO_WAY:
+      return NS_YVRG_AXIS;
+    case GB_ALGO_DERICHE:
+      return NS_DERICHE_AXIS;
+    case GB_ALGO_EDGE_EXACT:
+    case GB_ALGO_EDGE_PARTITIONED:
+      return NS_EDGE_AXIS * p->iterations + NS_EDGE_SPACINGS / 2;
+    default:
+      return NS_DERICHE_AXIS;
+    }
+}
+
+gdouble
+cudablur_cpu_seconds (const gb_params *p, gint channels, gdouble pixels)
+{
+  const gdouble ns = NS_IO + (axis_ns (p, 0) + axis_ns (p, 1))
+                             * MAX (channels, 1) / 3.0;
+  return pixels * ns * 1e-9 * MEASURED_CORES / gb_cpu_threads ();
+}
+
+gdouble
+cudablur_call_budget (void)
+{
+  const gchar *s = g_getenv ("CUDABLUR_CALL_SECONDS");
+  const gdouble v = s ? g_ascii_strtod (s, NULL) : 0.0;
+  return v > 0.0 && isfinite (v) ? v : 0.25;
+}
+
+/* ---- blocks ------------------------------------------------------------- */
+
+gint
+cudablur_block_side (const gb_params *p, gint channels,
+                     const GeglRectangle *image)
+{
+  const gdouble budget = cudablur_call_budget ();
+  const gdouble pixels = (gdouble) image->width * image->height;
+  if (cudablur_cpu_seconds (p, channels, pixels) <= budget)
+    return 0;
+  const gint reach = MAX (cudablur_reach (p, 0, GB_BACKEND_CPU),
+                          cudablur_reach (p, 1, GB_BACKEND_CPU));
+  /* The widest square with its reach that fits the budget ... */
+  const gdouble fits = sqrt (budget / cudablur_cpu_seconds (p, channels, 1.0));
+  gint side = ((gint) (fits - 2.0 * reach) / 256) * 256;
+  /* ... but never one that repeats more than three times its own area
+   * of reach: there, one call takes longer than the budget at full
+   * resolution (at a mipmap level of 1/4 it is 16 times cheaper). */
+  side = MAX (side, ((2 * reach + 255) / 256) * 256);
+  side = MAX (side, 256);
+  const gdouble with_reach = (gdouble) (side + 2 * reach) * (side + 2 * reach);
+  if (with_reach >= pixels)
+    return 0;
+  return side;
+}

@@ -240,7 +240,7 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
   gb_status st = GB_OK;
   gdouble pixels = 0;
   gb_backend backend = GB_BACKEND_CPU;
-  gint blocks = 0, cached = 0;
+  gint blocks = 0, cached = 0, side = 0;
   const char *mode;
   if (gb_effective_sigma (p.sigma_x) == 0.0
       && gb_effective_sigma (p.sigma_y) == 0.0)
@@ -272,7 +272,7 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
        * skipped; at full resolution each with its reach (each fits the
        * call budget), at a mipmap level the new ones together, as small
        * there as the request. */
-      const gint side = block_side (self, &box);
+      side = block_side (self, &box);
       region_params (&p);
       mode = "blocks";
       const gint bx0 = (gint) floor ((gdouble) in_box.x / side);
@@ -324,8 +324,8 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
               }
         }
     }
-  cudablur_log_process (level, result, mode, blocks, cached, pixels, backend,
-                        started, cudablur_log_now () - started, st);
+  cudablur_log_process (level, result, mode, side, blocks, cached, pixels,
+                        backend, started, cudablur_log_now () - started, st);
   return st == GB_OK;
 }
 

@@ -140,17 +140,19 @@ cudablur_reach_any_level (const gb_params *p, gint axis)
 }
 
 /* ---- cost ----------------------------------------------------------------
- * Nanoseconds a pixel of 3 channels costs on two cores (the engine's CPU
- * path through GEGL buffers, tests/gegl/bench_calls on a two-core
- * machine), per axis for the filters; channels scale them linearly. */
-#define NS_IO             12.0   /* read, decode, encode, write */
-#define NS_FIR_TAP         0.9   /* per tap of one axis */
-#define NS_FIR_AXIS        4.0
-#define NS_YVRG_AXIS      12.0   /* yvrg and its two-way form */
-#define NS_DERICHE_AXIS   22.0
-#define NS_EDGE_SPACINGS  10.0
-#define NS_EDGE_AXIS     120.0   /* per iteration */
-#define MEASURED_CORES     2.0
+ * Nanoseconds of one core's time a pixel of 3 channels costs on the
+ * engine's CPU path (gb_blur_native, one thread, CPU time, on an 8-bit
+ * RGB photograph, on a two-core x86-64 machine under load: an estimate on
+ * the high side), per axis for the filters; channels scale them linearly.
+ * NS_IO: decoding, encoding and GEGL's buffers. */
+#define NS_IO             25.0
+#define NS_FIR_AXIS       12.0
+#define NS_FIR_TAP         0.7   /* per tap of one axis */
+#define NS_YVRG_AXIS      12.0
+#define NS_TWO_WAY_AXIS   15.0
+#define NS_DERICHE_AXIS   24.0
+#define NS_EDGE_SPACINGS 100.0
+#define NS_EDGE_AXIS     450.0   /* per iteration */
 
 static gdouble
 axis_ns (const gb_params *p, gint axis)
@@ -163,8 +165,9 @@ axis_ns (const gb_params *p, gint axis)
     case GB_ALGO_FIR:
       return NS_FIR_AXIS + NS_FIR_TAP * (2 * gb_fir_radius (sigma) + 1);
     case GB_ALGO_YVRG:
-    case GB_ALGO_YVRG_TWO_WAY:
       return NS_YVRG_AXIS;
+    case GB_ALGO_YVRG_TWO_WAY:
+      return NS_TWO_WAY_AXIS;
     case GB_ALGO_DERICHE:
       return NS_DERICHE_AXIS;
     case GB_ALGO_EDGE_EXACT:
@@ -178,9 +181,9 @@ axis_ns (const gb_params *p, gint axis)
 gdouble
 cudablur_cpu_seconds (const gb_params *p, gint channels, gdouble pixels)
 {
-  const gdouble ns = NS_IO + (axis_ns (p, 0) + axis_ns (p, 1))
-                             * MAX (channels, 1) / 3.0;
-  return pixels * ns * 1e-9 * MEASURED_CORES / gb_cpu_threads ();
+  const gdouble ns = (NS_IO + axis_ns (p, 0) + axis_ns (p, 1))
+                     * MAX (channels, 1) / 3.0;
+  return pixels * ns * 1e-9 / gb_cpu_threads ();
 }
 
 gdouble
@@ -203,13 +206,14 @@ cudablur_block_side (const gb_params *p, gint channels,
     return 0;
   const gint reach = MAX (cudablur_reach (p, 0, GB_BACKEND_CPU),
                           cudablur_reach (p, 1, GB_BACKEND_CPU));
-  /* The widest square with its reach that fits the budget ... */
+  /* The widest square with its reach that fits the budget, in GEGL's
+   * tiles of 128 pixels ... */
   const gdouble fits = sqrt (budget / cudablur_cpu_seconds (p, channels, 1.0));
-  gint side = ((gint) (fits - 2.0 * reach) / 256) * 256;
+  gint side = ((gint) (fits - 2.0 * reach) / 128) * 128;
   /* ... but never one that repeats more than three times its own area
    * of reach: there, one call takes longer than the budget at full
    * resolution (at a mipmap level of 1/4 it is 16 times cheaper). */
-  side = MAX (side, ((2 * reach + 255) / 256) * 256);
+  side = MAX (side, ((2 * reach + 127) / 128) * 128);
   side = MAX (side, 256);
   const gdouble with_reach = (gdouble) (side + 2 * reach) * (side + 2 * reach);
   if (with_reach >= pixels)

@@ -12,9 +12,10 @@
  * (get_cached_region, gegl/region.c), each from its pixels and the blur's
  * reach around them, which leaves out less than float precision of the
  * weight, so a block equals the same pixels of the whole.  An infinite
- * input is computed as asked, with the reach.  At a mipmap level (the
- * canvas zoomed out) the standard deviations are scaled to the level, as
- * the 2.10 dialog's preview does.  A failed blur passes the input through
+ * input is computed as asked, with the reach.  At a mipmap level (a
+ * smaller view of the image; GIMP 3.0's canvas asks for full resolution
+ * at every zoom) the standard deviations are scaled to the level, as the
+ * 2.10 dialog's preview does.  A failed blur passes the input through
  * and says why (gegl/report.c): the operation runs inside GIMP and must
  * never bring it down.  CUDABLUR_OP_LOG=FILE logs every call
  * (gegl/oplog.c). */
@@ -220,6 +221,74 @@ blur_rect (CudablurOp *self, GeglOperation *operation, GeglBuffer *input,
   return st;
 }
 
+/* What one process() call did, for the log. */
+typedef struct
+{
+  gint side, blocks, cached;
+  gdouble pixels;
+  gb_backend backend;
+} call_record;
+
+/* The blocks of `in_box` (full-resolution coordinates, within the image
+ * `box`) that GEGL's cache does not hold; at full resolution each with
+ * its reach (each fits the call budget), at a mipmap level the new ones
+ * together, as small there as the request. */
+static gb_status
+process_blocks (CudablurOp *self, GeglOperation *operation, GeglBuffer *input,
+                GeglBuffer *output, const gb_params *p, gint level,
+                const GeglRectangle *in_box, const GeglRectangle *box,
+                const GeglRectangle *image, call_record *rec)
+{
+  const gint side = rec->side;
+  const gint bx0 = (gint) floor ((gdouble) in_box->x / side);
+  const gint by0 = (gint) floor ((gdouble) in_box->y / side);
+  gb_status st = GB_OK;
+  GeglRectangle todo = { 0, 0, 0, 0 };
+  for (gint by = by0; by * side < in_box->y + in_box->height; by++)
+    for (gint bx = bx0; bx * side < in_box->x + in_box->width; bx++)
+      {
+        if (cudablur_block_done (operation, output, side, level, bx, by))
+          {
+            rec->cached++;
+            continue;
+          }
+        const GeglRectangle block = { bx * side, by * side, side, side };
+        GeglRectangle part, inside;
+        gegl_rectangle_intersect (&part, &block, in_box);
+        gegl_rectangle_intersect (&inside, &block, box);
+        if (level > 0)
+          {
+            gegl_rectangle_bounding_box (&todo, &todo, &part);
+            continue;
+          }
+        const gb_status bst = blur_rect (self, operation, input, output, p,
+                                         level, &part, image, TRUE, FALSE,
+                                         &rec->pixels, &rec->backend);
+        rec->blocks++;
+        if (bst != GB_OK)
+          st = bst;
+        else if (gegl_rectangle_equal (&part, &inside))
+          cudablur_block_computed (operation, output, side, level, bx, by);
+      }
+  const GeglRectangle todo_out = at_level (&todo, level);
+  if (todo_out.width < 1 || todo_out.height < 1)
+    return st;
+  st = blur_rect (self, operation, input, output, p, level, &todo_out, image,
+                  TRUE, FALSE, &rec->pixels, &rec->backend);
+  rec->blocks++;
+  for (gint by = by0; st == GB_OK && by * side < in_box->y + in_box->height;
+       by++)
+    for (gint bx = bx0; bx * side < in_box->x + in_box->width; bx++)
+      {
+        const GeglRectangle block = { bx * side, by * side, side, side };
+        GeglRectangle inside;
+        gegl_rectangle_intersect (&inside, &block, box);
+        if (gegl_rectangle_contains (&todo, &inside))
+          cudablur_block_computed (operation, output, side, level, bx, by);
+      }
+  return st;
+}
+
 static gboolean
 process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
          const GeglRectangle *result, gint level)
@@ -238,9 +307,7 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
   const gboolean finite = !gegl_rectangle_is_infinite_plane (&box);
   const GeglRectangle image = finite ? at_level (&box, level) : box;
   gb_status st = GB_OK;
-  gdouble pixels = 0;
-  gb_backend backend = GB_BACKEND_CPU;
-  gint blocks = 0, cached = 0, side = 0;
+  call_record rec = { 0, 0, 0, 0.0, GB_BACKEND_CPU };
   const char *mode;
   if (gb_effective_sigma (p.sigma_x) == 0.0
       && gb_effective_sigma (p.sigma_y) == 0.0)
@@ -253,79 +320,29 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
       /* An infinite input: what is asked, with the reach, on the CPU. */
       region_params (&p);
       st = blur_rect (self, operation, input, output, &p, level, &out, &image,
-                      FALSE, FALSE, &pixels, &backend);
-      blocks = 1;
+                      FALSE, FALSE, &rec.pixels, &rec.backend);
+      rec.blocks = 1;
       mode = "region";
     }
-  else if (block_side (self, &box) == 0)
+  else if ((rec.side = block_side (self, &box)) == 0)
     {
       /* get_cached_region asked for the whole image. */
       st = blur_rect (self, operation, input, output, &p, level, &out, &image,
-                      TRUE, gegl_rectangle_equal (&in_box, &box), &pixels,
-                      &backend);
-      blocks = 1;
+                      TRUE, gegl_rectangle_equal (&in_box, &box), &rec.pixels,
+                      &rec.backend);
+      rec.blocks = 1;
       mode = "whole";
     }
   else
     {
-      /* The blocks the request touches, those GEGL's cache holds
-       * skipped; at full resolution each with its reach (each fits the
-       * call budget), at a mipmap level the new ones together, as small
-       * there as the request. */
-      side = block_side (self, &box);
       region_params (&p);
+      st = process_blocks (self, operation, input, output, &p, level,
+                           &in_box, &box, &image, &rec);
       mode = "blocks";
-      const gint bx0 = (gint) floor ((gdouble) in_box.x / side);
-      const gint by0 = (gint) floor ((gdouble) in_box.y / side);
-      GeglRectangle todo = { 0, 0, 0, 0 };
-      for (gint by = by0; by * side < in_box.y + in_box.height; by++)
-        for (gint bx = bx0; bx * side < in_box.x + in_box.width; bx++)
-          {
-            if (cudablur_block_done (operation, output, side, level, bx, by))
-              {
-                cached++;
-                continue;
-              }
-            const GeglRectangle block = { bx * side, by * side, side, side };
-            GeglRectangle part, inside;
-            gegl_rectangle_intersect (&part, &block, &in_box);
-            gegl_rectangle_intersect (&inside, &block, &box);
-            if (level > 0)
-              {
-                gegl_rectangle_bounding_box (&todo, &todo, &part);
-                continue;
-              }
-            const gb_status bst = blur_rect (self, operation, input, output,
-                                             &p, level, &part, &image,
-                                             TRUE, FALSE, &pixels, &backend);
-            blocks++;
-            if (bst != GB_OK)
-              st = bst;
-            else if (gegl_rectangle_equal (&part, &inside))
-              cudablur_block_computed (operation, output, side, level, bx,
-                                       by);
-          }
-      const GeglRectangle todo_out = at_level (&todo, level);
-      if (todo_out.width > 0 && todo_out.height > 0)
-        {
-          st = blur_rect (self, operation, input, output, &p, level,
-                          &todo_out, &image, TRUE, FALSE, &pixels, &backend);
-          blocks++;
-          for (gint by = by0; by * side < in_box.y + in_box.height; by++)
-            for (gint bx = bx0; bx * side < in_box.x + in_box.width; bx++)
-              {
-                const GeglRectangle block = { bx * side, by * side, side,
-                                              side };
-                GeglRectangle inside;
-                gegl_rectangle_intersect (&inside, &block, &box);
-                if (st == GB_OK && gegl_rectangle_contains (&todo, &inside))
-                  cudablur_block_computed (operation, output, side, level,
-                                           bx, by);
-              }
-        }
     }
-  cudablur_log_process (level, result, mode, side, blocks, cached, pixels,
-                        backend, started, cudablur_log_now () - started, st);
+  cudablur_log_process (level, result, mode, rec.side, rec.blocks, rec.cached,
+                        rec.pixels, rec.backend, started,
+                        cudablur_log_now () - started, st);
   return st == GB_OK;
 }
 

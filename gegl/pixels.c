@@ -202,10 +202,12 @@ cudablur_blur_rect (GeglOperation *operation, GeglBuffer *input,
                        out->x - framed.x, out->y - framed.y, out->width,
                        out->height, read_rows, write_rows, &io };
   gb_report report;
-  /* Progress for a call on GIMP's main thread, where the filter tool's
-   * status bar listens (never from GIMP's other threads). */
+  /* Progress for a whole image on GIMP's main thread, where the filter
+   * tool's status bar listens (never from GIMP's other threads); blocks
+   * are short, and GIMP's merge shows its own progress between them. */
   const gboolean on_main = g_main_context_is_owner (g_main_context_default ());
-  const gb_status st = gb_blur_native (&p, &nio, on_main ? on_progress : NULL,
+  const gb_status st = gb_blur_native (&p, &nio,
+                                       whole && on_main ? on_progress : NULL,
                                        &io, &report);
   *pixels += (gdouble) framed.width * framed.height;
   *backend = report.backend_used;

@@ -15,7 +15,8 @@
  * mode's border.  io_format is the buffers' format, engine_format how the
  * engine sees it.  One gb_blur_native call, whose status it returns;
  * adds the pixels it read to *pixels and says in *backend where it ran.
- * Progress goes to the operation's node when on the main thread. */
+ * A whole image's progress goes to the operation's node when on the
+ * main thread. */
 gb_status cudablur_blur_rect (GeglOperation *operation, GeglBuffer *input,
                               GeglBuffer *output, const gb_params *params,
                               const gb_pixel_format *engine_format,

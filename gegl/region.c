@@ -191,7 +191,7 @@ cudablur_call_budget (void)
 {
   const gchar *s = g_getenv ("CUDABLUR_CALL_SECONDS");
   const gdouble v = s ? g_ascii_strtod (s, NULL) : 0.0;
-  return v > 0.0 && isfinite (v) ? v : 0.25;
+  return v > 0.0 && isfinite (v) ? v : 0.2;
 }
 
 /* ---- blocks ------------------------------------------------------------- */

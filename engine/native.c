@@ -304,7 +304,10 @@ gb_blur_native (const gb_params *params, const gb_native_io *io,
     }
 
   gb_plan plan;
-  const int cold = !gb_cuda_probe_is_cheap ();
+  /* A CPU run asks nothing of CUDA: its lock is held while CUDA starts
+   * (perhaps on a caller's thread of its own). */
+  const int cold = params->backend != GB_BACKEND_CPU
+                   && !gb_cuda_probe_is_cheap ();
   gb_plan_make (params, io->width, io->height, !cold, &plan, r);
   if (!plan.blur)
     {

@@ -196,6 +196,8 @@ cudablur_call_budget (void)
 
 /* ---- blocks ------------------------------------------------------------- */
 
+#define MIN_SIDE 768
+
 gint
 cudablur_block_side (const gb_params *p, gint channels,
                      const GeglRectangle *image)
@@ -211,10 +213,14 @@ cudablur_block_side (const gb_params *p, gint channels,
   const gdouble fits = sqrt (budget / cudablur_cpu_seconds (p, channels, 1.0));
   gint side = ((gint) (fits - 2.0 * reach) / 128) * 128;
   /* ... but never one that repeats more than three times its own area
-   * of reach: there, one call takes longer than the budget at full
-   * resolution (at a mipmap level of 1/4 it is 16 times cheaper). */
+   * of reach (there, one call takes longer than the budget at full
+   * resolution; at a mipmap level of 1/4 it is 16 times cheaper), nor one
+   * smaller than MIN_SIDE: GIMP's chunks grow while its requests find the
+   * cache full (to some 500,000 pixels on two cores), and a chunk then
+   * reaches every new block it touches in one call: at least MIN_SIDE,
+   * it touches at most two a side. */
   side = MAX (side, ((2 * reach + 127) / 128) * 128);
-  side = MAX (side, 256);
+  side = MAX (side, MIN_SIDE);
   const gdouble with_reach = (gdouble) (side + 2 * reach) * (side + 2 * reach);
   if (with_reach >= pixels)
     return 0;

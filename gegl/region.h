@@ -39,10 +39,11 @@ gdouble cudablur_cpu_seconds (const gb_params *p, gint channels,
 gdouble cudablur_call_budget (void);
 
 /* The side of the square blocks a CPU render of an image is computed in
- * (full-resolution pixels, a multiple of 64), so that one block with its
- * reach around it takes about the call budget at level 0 and less at
- * any other; 0 when the whole image is cheaper to compute at once (it
- * fits the budget, or blocks would repeat too much of their reach). */
+ * (full-resolution pixels, a multiple of 128, at least 768), so that one
+ * block with its reach around it takes about the call budget at level 0
+ * where it can, and less at any other level; 0 when the whole image is
+ * computed at once (it fits the budget, or blocks would read more than
+ * the image). */
 gint cudablur_block_side (const gb_params *p, gint channels,
                           const GeglRectangle *image);
 

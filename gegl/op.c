@@ -8,11 +8,12 @@
  *
  * GIMP renders the canvas from its main loop, and each process() call
  * blocks it: a finite input is computed whole where that is fast (on the
- * GPU, or a small image), else in blocks sized to a call budget
- * (get_cached_region, gegl/region.c), each from its pixels and the blur's
- * reach around them, which leaves out less than float precision of the
- * weight, so a block equals the same pixels of the whole.  An infinite
- * input is computed as asked, with the reach.  At a mipmap level (a
+ * GPU, or a small image), else as GIMP asks, each request from its pixels
+ * and the blur's reach around them (which leaves out less than float
+ * precision of the weight, so a request equals the same pixels of the
+ * whole), or, where the reach is large next to what GIMP asks at a time,
+ * in blocks sized to a call budget (get_cached_region, gegl/region.c).
+ * An infinite input is computed as asked, with the reach.  At a mipmap level (a
  * smaller view of the image; GIMP 3.0's canvas asks for full resolution
  * at every zoom) the standard deviations are scaled to the level, as the
  * 2.10 dialog's preview does.  A failed blur passes the input through
@@ -135,22 +136,22 @@ gpu_runs_whole (CudablurOp *self, const GeglRectangle *box)
          && gb_backend_for (&p, box->width, box->height) == GB_BACKEND_CUDA;
 }
 
-/* The side of the blocks a finite input is computed in, or 0 for the
- * whole image at once (gegl/region.c). */
+/* The side of the blocks a finite input is computed in, CUDABLUR_WHOLE
+ * or CUDABLUR_REQUESTS (gegl/region.c). */
 static gint
 block_side (CudablurOp *self, const GeglRectangle *box)
 {
   if (gpu_runs_whole (self, box))
-    return 0;
+    return CUDABLUR_WHOLE;
   gb_params p;
   params_at_level (self, 0, &p);
   return cudablur_block_side (&p, self->engine_format.channels, box);
 }
 
-/* What a request makes GEGL compute and keep: the whole input, or the
- * blocks the request touches (a grid of squares from the origin), in
- * full-resolution coordinates; GEGL's cache keeps the result for the
- * requests that follow. */
+/* What a request makes GEGL compute and keep: the whole input, the
+ * request itself, or the blocks the request touches (a grid of squares
+ * from the origin), in full-resolution coordinates; GEGL's cache keeps
+ * the result for the requests that follow. */
 static GeglRectangle
 get_cached_region (GeglOperation *operation, const GeglRectangle *roi)
 {
@@ -158,7 +159,9 @@ get_cached_region (GeglOperation *operation, const GeglRectangle *roi)
   if (!finite_input (operation, &box))
     return *roi;
   const gint side = block_side (CUDABLUR_OP (operation), &box);
-  if (!side || gegl_rectangle_is_empty (roi))
+  if (side == CUDABLUR_REQUESTS)
+    return *roi;
+  if (side == CUDABLUR_WHOLE || gegl_rectangle_is_empty (roi))
     return box;
   const gint x0 = (gint) floor ((gdouble) roi->x / side) * side;
   const gint y0 = (gint) floor ((gdouble) roi->y / side) * side;
@@ -224,7 +227,7 @@ blur_rect (CudablurOp *self, GeglOperation *operation, GeglBuffer *input,
 /* What one process() call did, for the log. */
 typedef struct
 {
-  gint side, blocks, cached;
+  gint side, reach, blocks, cached;
   gdouble pixels;
   gb_backend backend;
 } call_record;
@@ -307,7 +310,7 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
   const gboolean finite = !gegl_rectangle_is_infinite_plane (&box);
   const GeglRectangle image = finite ? at_level (&box, level) : box;
   gb_status st = GB_OK;
-  call_record rec = { 0, 0, 0, 0.0, GB_BACKEND_CPU };
+  call_record rec = { 0, 0, 0, 0, 0.0, GB_BACKEND_CPU };
   const char *mode;
   if (gb_effective_sigma (p.sigma_x) == 0.0
       && gb_effective_sigma (p.sigma_y) == 0.0)
@@ -315,16 +318,21 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
       cudablur_pass_through (input, output, self->io_format, level, &out);
       mode = "copy";
     }
-  else if (!finite)
+  else if (!finite
+           || (rec.side = block_side (self, &box)) == CUDABLUR_REQUESTS)
     {
-      /* An infinite input: what is asked, with the reach, on the CPU. */
+      /* What is asked, with the reach, on the CPU (an infinite input has
+       * no edges). */
       region_params (&p);
       st = blur_rect (self, operation, input, output, &p, level, &out, &image,
-                      FALSE, FALSE, &rec.pixels, &rec.backend);
+                      finite, FALSE, &rec.pixels, &rec.backend);
       rec.blocks = 1;
-      mode = "region";
+      rec.side = 0;
+      rec.reach = MAX (cudablur_reach (&p, 0, GB_BACKEND_CPU),
+                       cudablur_reach (&p, 1, GB_BACKEND_CPU));
+      mode = finite ? "requests" : "region";
     }
-  else if ((rec.side = block_side (self, &box)) == 0)
+  else if (rec.side == CUDABLUR_WHOLE)
     {
       /* get_cached_region asked for the whole image. */
       st = blur_rect (self, operation, input, output, &p, level, &out, &image,
@@ -336,12 +344,14 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
   else
     {
       region_params (&p);
+      rec.reach = MAX (cudablur_reach (&p, 0, GB_BACKEND_CPU),
+                       cudablur_reach (&p, 1, GB_BACKEND_CPU));
       st = process_blocks (self, operation, input, output, &p, level,
                            &in_box, &box, &image, &rec);
       mode = "blocks";
     }
-  cudablur_log_process (level, result, mode, rec.side, rec.blocks, rec.cached,
-                        rec.pixels, rec.backend, started,
+  cudablur_log_process (level, result, mode, rec.side, rec.reach, rec.blocks,
+                        rec.cached, rec.pixels, rec.backend, started,
                         cudablur_log_now () - started, st);
   return st == GB_OK;
 }

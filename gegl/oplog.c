@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The process() log (oplog.h).  Lines of key=value pairs:
  *   process t=SECONDS dt=SECONDS thread=ID level=L x= y= w= h=
- *           mode=M side=S blocks=N cached=N pixels=N backend=B status=S
+ *           mode=M side=S reach=R blocks=N cached=N pixels=N backend=B
+ *           status=S
  * t is the monotonic clock (CLOCK_MONOTONIC on Linux), so that a driver
  * can place its own events among the calls. */
 #define _GNU_SOURCE   /* gettid */
@@ -57,16 +58,17 @@ thread_id (void)
 
 void
 cudablur_log_process (gint level, const GeglRectangle *result,
-                      const char *mode, gint side, gint blocks, gint cached,
+                      const char *mode, gint side, gint reach, gint blocks,
+                      gint cached,
                       gdouble pixels, gb_backend backend, gdouble started,
                       gdouble seconds, gb_status status)
 {
   if (!cudablur_log_enabled ())
     return;
   fprintf (log_file, "process t=%.4f dt=%.4f thread=%ld level=%d x=%d y=%d "
-           "w=%d h=%d mode=%s side=%d blocks=%d cached=%d pixels=%.0f "
-           "backend=%s status=%d\n", started, seconds, thread_id (), level,
-           result->x, result->y, result->width, result->height, mode, side,
-           blocks, cached, pixels,
+           "w=%d h=%d mode=%s side=%d reach=%d blocks=%d cached=%d "
+           "pixels=%.0f backend=%s status=%d\n", started, seconds,
+           thread_id (), level, result->x, result->y, result->width,
+           result->height, mode, side, reach, blocks, cached, pixels,
            backend == GB_BACKEND_CUDA ? "cuda" : "cpu", (int) status);
 }

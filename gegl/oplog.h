@@ -17,14 +17,15 @@ gboolean cudablur_log_enabled (void);
 gdouble cudablur_log_now (void);
 
 /* One call: the rectangle asked for (full-resolution coordinates), the
- * level, the mode ("whole", "blocks", "region", "copy") and the blocks'
- * side (full-resolution pixels; 0 without blocks), the engine calls it
+ * level, the mode ("whole", "requests", "blocks", "region", "copy"), the
+ * blocks' side (full-resolution pixels; 0 without blocks) and the reach
+ * computed around what is asked (level pixels), the engine calls it
  * made (blocks) and the blocks GEGL's cache held (cached), the pixels
  * those calls read with the reach (level pixels), the backend that ran,
  * when the call started and how long it took, and its outcome. */
 void cudablur_log_process (gint level, const GeglRectangle *result,
-                           const char *mode, gint side, gint blocks,
-                           gint cached,
+                           const char *mode, gint side, gint reach,
+                           gint blocks, gint cached,
                            gdouble pixels, gb_backend backend,
                            gdouble started, gdouble seconds,
                            gb_status status);

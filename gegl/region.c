@@ -4,15 +4,18 @@
  * GIMP renders a filter's preview from its main loop, a chunk at a time,
  * and whatever one process() call takes, GIMP stops answering that long.
  * Where the whole image is cheap (a small image, or the GPU), one call
- * computes it all; otherwise requests are computed in square blocks, each
- * with the blur's reach around it, sized by a cost model so that one block
- * takes about the call budget.  The reach is where the impulse response's
+ * computes it all; where the blur's reach is small next to what GIMP
+ * asks at a time, each request is computed as asked, with the reach
+ * around it; otherwise requests are computed in square blocks, each with
+ * the reach around it, sized by a cost model so that one block takes
+ * about the call budget.  The reach is where the impulse response's
  * weight left over drops below float precision, so a block equals the
  * same pixels of the whole image within float rounding. */
 #include "config.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "region.h"
 
@@ -194,23 +197,46 @@ cudablur_call_budget (void)
   return v > 0.0 && isfinite (v) ? v : 0.2;
 }
 
-/* ---- blocks ------------------------------------------------------------- */
+/* ---- the plan ----------------------------------------------------------- */
 
 #define MIN_SIDE 768
+/* GIMP's canvas works in iterations of 1/15 s (app/core/
+ * gimpchunkiterator.c), and sizes its chunks to them by the time the
+ * last ones took. */
+#define CHUNK_SECONDS (1.0 / 15.0)
+
+/* CUDABLUR_PLAN=whole|requests|blocks, for tests: that plan, whatever the
+ * cost (blocks of the size the budget gives). */
+static const gchar *
+forced_plan (void)
+{
+  const gchar *s = g_getenv ("CUDABLUR_PLAN");
+  return s && (!strcmp (s, "whole") || !strcmp (s, "requests")
+               || !strcmp (s, "blocks")) ? s : NULL;
+}
 
 gint
 cudablur_block_side (const gb_params *p, gint channels,
                      const GeglRectangle *image)
 {
+  const gchar *forced = forced_plan ();
   const gdouble budget = cudablur_call_budget ();
   const gdouble pixels = (gdouble) image->width * image->height;
-  if (cudablur_cpu_seconds (p, channels, pixels) <= budget)
-    return 0;
+  const gdouble per_pixel = cudablur_cpu_seconds (p, channels, 1.0);
+  if (forced ? !strcmp (forced, "whole") : per_pixel * pixels <= budget)
+    return CUDABLUR_WHOLE;
   const gint reach = MAX (cudablur_reach (p, 0, GB_BACKEND_CPU),
                           cudablur_reach (p, 1, GB_BACKEND_CPU));
-  /* The widest square with its reach that fits the budget, in GEGL's
-   * tiles of 128 pixels ... */
-  const gdouble fits = sqrt (budget / cudablur_cpu_seconds (p, channels, 1.0));
+  /* Where a chunk of GIMP's iteration is wide next to the reach (five
+   * times it), each request is computed as asked: GIMP's chunks then
+   * follow what they cost, one iteration's worth each, and the reach
+   * computed around them costs at most 2.8 times the chunk. */
+  if (forced ? !strcmp (forced, "requests")
+             : 5.0 * reach <= sqrt (CHUNK_SECONDS / per_pixel))
+    return CUDABLUR_REQUESTS;
+  /* Else blocks: the widest square with its reach that fits the budget,
+   * in GEGL's tiles of 128 pixels ... */
+  const gdouble fits = sqrt (budget / per_pixel);
   gint side = ((gint) (fits - 2.0 * reach) / 128) * 128;
   /* ... but never one that repeats more than three times its own area
    * of reach (there, one call takes longer than the budget at full
@@ -222,7 +248,7 @@ cudablur_block_side (const gb_params *p, gint channels,
   side = MAX (side, ((2 * reach + 127) / 128) * 128);
   side = MAX (side, MIN_SIDE);
   const gdouble with_reach = (gdouble) (side + 2 * reach) * (side + 2 * reach);
-  if (with_reach >= pixels)
-    return 0;
+  if (!forced && with_reach >= pixels)
+    return CUDABLUR_WHOLE;
   return side;
 }

@@ -38,12 +38,17 @@ gdouble cudablur_cpu_seconds (const gb_params *p, gint channels,
  * (for tests and measurements). */
 gdouble cudablur_call_budget (void);
 
-/* The side of the square blocks a CPU render of an image is computed in
- * (full-resolution pixels, a multiple of 128, at least 768), so that one
- * block with its reach around it takes about the call budget at level 0
- * where it can, and less at any other level; 0 when the whole image is
- * computed at once (it fits the budget, or blocks would read more than
- * the image). */
+/* How a CPU render of an image is computed: CUDABLUR_WHOLE, the whole
+ * image at once (it fits the call budget, or blocks would read more than
+ * the image); CUDABLUR_REQUESTS, each request as asked with the reach
+ * around it (the reach is small next to a chunk GIMP computes in one
+ * iteration of its main loop); or the side of the square blocks the
+ * requests are computed in (full-resolution pixels, a multiple of 128,
+ * at least 768), so that one block with its reach takes about the call
+ * budget at level 0 where it can, and less at any other level.
+ * CUDABLUR_PLAN=whole|requests|blocks imposes one (for tests). */
+#define CUDABLUR_WHOLE 0
+#define CUDABLUR_REQUESTS (-1)
 gint cudablur_block_side (const gb_params *p, gint channels,
                           const GeglRectangle *image);
 

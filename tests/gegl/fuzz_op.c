@@ -5,9 +5,9 @@
  * input formats (8/16/32-bit integer, half, float and double, grey and
  * RGB, with and without alpha, linear and perceptual), sizes (1x1 to
  * wider than a GPU's minimum), content (a photograph, noise, flat,
- * colour beyond [0, 1]), mipmap levels 0-3, call budgets (so that the
- * whole image and blocks are both planned) and views (inside, across and
- * beyond the image).  Each case renders the whole image and a view;
+ * colour beyond [0, 1]), mipmap levels 0-3, call budgets and plans
+ * (CUDABLUR_PLAN: the whole image, requests as asked, blocks) and views
+ * (inside, across and beyond the image).  Each case renders the whole image and a view;
  * checks: no crash, no hang (a case has 60 s), every float output finite
  * and written (outputs are poisoned), and at level 0 the view equals the
  * same pixels of the whole within float rounding (1e-5, or one step of
@@ -73,6 +73,7 @@ typedef struct
 {
   gint algorithm, iterations, device, edge_mode, blur_space, level;
   gdouble sx, sy, range, kappa, budget;
+  const char *plan;     /* CUDABLUR_PLAN, or NULL */
   const char *format;
   gint w, h, content;
   GeglRectangle view;
@@ -118,8 +119,12 @@ random_case (fuzz_case *c)
   c->edge_mode = below (GB_BORDER_COUNT);
   c->blur_space = below (2);
   c->level = below (3) ? 0 : below (4);
-  /* Small budgets plan blocks, the default the whole image. */
+  /* Small budgets plan regions, the default the whole image; and each
+   * plan imposed. */
   c->budget = below (2) ? 1e-5 * (1 + below (1000)) : 0.0;
+  static const char *const plans[] = { NULL, NULL, "whole", "requests",
+                                       "blocks" };
+  c->plan = plans[below (G_N_ELEMENTS (plans))];
   c->format = formats[below (G_N_ELEMENTS (formats))];
   switch (below (10))
     {
@@ -261,11 +266,12 @@ run_case (gint index, const fuzz_case *c)
   g_snprintf (current, sizeof current,
               "case %d: %s %dx%d content %d, algorithm %d sigma %g x %g, "
               "range %g, iterations %d, kappa %g, device %d, edge %d, "
-              "space %d, level %d, budget %g, view %dx%d at %d,%d", index,
-              c->format, c->w, c->h, c->content, c->algorithm, c->sx, c->sy,
-              c->range, c->iterations, c->kappa, c->device, c->edge_mode,
-              c->blur_space, c->level, c->budget, c->view.width,
-              c->view.height, c->view.x, c->view.y);
+              "space %d, level %d, budget %g, plan %s, view %dx%d at %d,%d",
+              index, c->format, c->w, c->h, c->content, c->algorithm, c->sx,
+              c->sy, c->range, c->iterations, c->kappa, c->device,
+              c->edge_mode, c->blur_space, c->level, c->budget,
+              c->plan ? c->plan : "-", c->view.width, c->view.height,
+              c->view.x, c->view.y);
   if (c->budget > 0.0)
     {
       gchar b[32];
@@ -274,6 +280,10 @@ run_case (gint index, const fuzz_case *c)
     }
   else
     g_unsetenv ("CUDABLUR_CALL_SECONDS");
+  if (c->plan)
+    g_setenv ("CUDABLUR_PLAN", c->plan, TRUE);
+  else
+    g_unsetenv ("CUDABLUR_PLAN");
   alarm (60);
   GeglBuffer *in = make_input (c);
   const gdouble scale = 1.0 / (1 << c->level);

@@ -31,6 +31,7 @@ gi.require_version("Gdk", "3.0")
 from gi.repository import Gdk, Gio, GLib  # noqa: E402
 
 SETTLE = float(os.environ.get("BENCH_SETTLE", "3.0"))
+ZOOMS = os.environ.get("BENCH_ZOOMS", "fit 100").split()
 LIMIT = float(os.environ.get("BENCH_LIMIT", "240"))
 ALGORITHMS = ["auto", "fir", "yvrg", "yvrg-two-way", "deriche", "edge-aware",
               "edge-aware-partitioned"]
@@ -173,18 +174,85 @@ def op_calls(log, start, end):
 
 
 def open_filter(img, query, title):
-    shown = set(xdo("search", "--onlyvisible", "--class", ".").split())
-    xdo("windowfocus", img)
-    xdo("key", "--clearmodifiers", "slash")
-    time.sleep(2)
-    new = set(xdo("search", "--onlyvisible", "--class", ".").split()) - shown
-    if new:
-        xdo("windowfocus", sorted(new)[-1])
+    """The filter's dialog, found as a user finds it: GIMP's action search
+    ("/"), the query, Return; three tries."""
+    for _ in range(3):
+        shown = set(xdo("search", "--onlyvisible", "--class", ".").split())
+        xdo("windowactivate", img)
+        xdo("windowfocus", img)
+        xdo("mousemove", 960, 540)
+        xdo("key", "--clearmodifiers", "slash")
+        time.sleep(2)
+        new = (set(xdo("search", "--onlyvisible", "--class", ".").split())
+               - shown)
+        if new:
+            xdo("windowfocus", sorted(new)[-1])
+        time.sleep(1)
+        xdo("type", "--delay", "60", query)
+        time.sleep(2)
+        xdo("key", "Return")
+        dlg = window(title, 20)
+        if dlg:
+            return dlg
+        xdo("key", "Escape")
+        time.sleep(1)
+    return None
+
+
+def measure(f, zoom, img, canvas, probe, log, out):
+    """One filter at one zoom: its redraw after a step up of sigma."""
+    ours = f != "gimp"
+    dlg = (open_filter(img, "CUDA Gaussian", "CUDA Gaussian Blur")
+           if ours else open_filter(img, "Gaussian Blur",
+                                    "^Gaussian Blur"))
+    if not dlg:
+        shot(os.path.join(out, "no-dialog-%s.png" % f))
+        print("FAIL: no dialog for %s" % f)
+        return None
+    xdo("windowmove", "--sync", dlg, 1930, 0)
     time.sleep(1)
-    xdo("type", "--delay", "60", query)
-    time.sleep(2)
-    xdo("key", "Return")
-    return window(title, 30)
+    dx, dy, dw, dh = geometry(dlg)
+    if ours and f != "auto":
+        # The algorithm: the combo's row, scrolled to the entry.
+        xdo("mousemove", dx + dw - 100, dy + 87)
+        for _ in range(8):
+            xdo("click", 4)
+        for _ in range(ALGORITHMS.index(f)):
+            xdo("click", 5)
+    if not ours:
+        # GIMP's starts at 1.5: four steps up, to 5.5.
+        xdo("mousemove", dx + dw - 42, dy + 87)
+        for _ in range(4):
+            xdo("click", 1)
+            time.sleep(0.3)
+    xdo("mousemove", 1930 + dw // 2, 1000)
+    canvas.settle(time.monotonic(), log, must_change=False)
+    probe.idle()
+    shot(os.path.join(out, "dialog-%s-%s.png" % (f, zoom)))
+    # One step up of the standard deviation: the "+" of Size X.
+    plus = (dx + dw - 42, dy + (115 if ours else 87))
+    xdo("mousemove", *plus)
+    t0 = time.monotonic()
+    xdo("click", 1)
+    xdo("mousemove", 1930 + dw // 2, 1000)
+    t1 = canvas.settle(t0, log if ours else None)
+    shot(os.path.join(out, "canvas-%s-%s.png" % (f, zoom)))
+    # GIMP goes on with the parts out of view: GIMP's answers and
+    # our calls until it is idle.
+    t2 = max(t1, probe.idle())
+    freeze = probe.longest(t0, t2)
+    n, longest = op_calls(log, t0, t2) if ours else (0, 0.0)
+    row = (f, zoom, t1 - t0, t2 - t0, freeze, n, longest)
+    print("%-24s %-4s view %6.2f s, all %6.2f s, GIMP answered "
+          "within %5.2f s, %d calls, longest %.2f s" % row, flush=True)
+    # Cancel the tool: the canvas back to the photograph.
+    xdo("mousemove", dx + dw - 140, dy + dh - 20)
+    xdo("click", 1)
+    end = time.monotonic() + LIMIT
+    while xdo("getwindowname", dlg) and time.monotonic() < end:
+        time.sleep(0.5)
+    canvas.settle(time.monotonic(), log, must_change=False)
+    return row
 
 
 def main():
@@ -209,7 +277,7 @@ def main():
     probe = Probe()
     probe.start()
     rows = []
-    for zoom in ("fit", "100"):
+    for zoom in ZOOMS:
         xdo("windowfocus", img)
         xdo("mousemove", 960, 540)
         xdo("key", "--clearmodifiers", "shift+ctrl+j" if zoom == "fit" else "1")
@@ -217,58 +285,14 @@ def main():
         canvas.settle(time.monotonic(), log, must_change=False)
         for f in filters:
             probe.idle()
-            ours = f != "gimp"
-            dlg = (open_filter(img, "CUDA Gaussian", "CUDA Gaussian Blur")
-                   if ours else open_filter(img, "Gaussian Blur",
-                                            "^Gaussian Blur"))
-            if not dlg:
-                shot(os.path.join(out, "no-dialog-%s.png" % f))
-                print("FAIL: no dialog for %s" % f)
+            try:
+                row = measure(f, zoom, img, canvas, probe, log, out)
+            except RuntimeError as e:
+                shot(os.path.join(out, "error-%s-%s.png" % (f, zoom)))
+                print("FAIL: %s at %s: %s" % (f, zoom, e), flush=True)
                 continue
-            xdo("windowmove", "--sync", dlg, 1930, 0)
-            time.sleep(1)
-            dx, dy, dw, dh = geometry(dlg)
-            if ours and f != "auto":
-                # The algorithm: the combo's row, scrolled to the entry.
-                xdo("mousemove", dx + dw - 100, dy + 87)
-                for _ in range(8):
-                    xdo("click", 4)
-                for _ in range(ALGORITHMS.index(f)):
-                    xdo("click", 5)
-            if not ours:
-                # GIMP's starts at 1.5: four steps up, to 5.5.
-                xdo("mousemove", dx + dw - 42, dy + 87)
-                for _ in range(4):
-                    xdo("click", 1)
-                    time.sleep(0.3)
-            xdo("mousemove", 1930 + dw // 2, 1000)
-            canvas.settle(time.monotonic(), log, must_change=False)
-            probe.idle()
-            shot(os.path.join(out, "dialog-%s-%s.png" % (f, zoom)))
-            # One step up of the standard deviation: the "+" of Size X.
-            plus = (dx + dw - 42, dy + (115 if ours else 87))
-            xdo("mousemove", *plus)
-            t0 = time.monotonic()
-            xdo("click", 1)
-            xdo("mousemove", 1930 + dw // 2, 1000)
-            t1 = canvas.settle(t0, log if ours else None)
-            shot(os.path.join(out, "canvas-%s-%s.png" % (f, zoom)))
-            # GIMP goes on with the parts out of view: GIMP's answers and
-            # our calls until it is idle.
-            t2 = max(t1, probe.idle())
-            freeze = probe.longest(t0, t2)
-            n, longest = op_calls(log, t0, t2) if ours else (0, 0.0)
-            rows.append((f, zoom, t1 - t0, t2 - t0, freeze, n, longest))
-            print("%-24s %-4s view %6.2f s, all %6.2f s, GIMP answered "
-                  "within %5.2f s, %d calls, longest %.2f s" % rows[-1],
-                  flush=True)
-            # Cancel the tool: the canvas back to the photograph.
-            xdo("mousemove", dx + dw - 140, dy + dh - 20)
-            xdo("click", 1)
-            end = time.monotonic() + LIMIT
-            while xdo("getwindowname", dlg) and time.monotonic() < end:
-                time.sleep(0.5)
-            canvas.settle(time.monotonic(), log, must_change=False)
+            if row:
+                rows.append(row)
     print()
     print("| filter | zoom | view shown (s) | image done (s) | longest wait "
           "for GIMP to answer (s) | process() calls | longest call (s) |")

@@ -22,6 +22,7 @@
 #include "cpu_backend.h"
 #include "dispatch.h"
 #include "backend.h"
+#include "host_fault.h"
 
 /* Native bytes per band on the CPU path: large enough that each callback
  * moves many of GIMP's 64x64 tiles, small enough to stay in cache. */
@@ -97,7 +98,8 @@ cpu_native (const gb_plan *plan, const gb_native_io *io,
   const size_t bpp = gb_pixel_format_bytes (f);
   const size_t row = bpp * (size_t) w, wrow = (size_t) w * c;
   const int band = band_rows (row, h);
-  float *work = gb_big_alloc (sizeof (float) * wrow * (size_t) h);
+  float *work = gb_host_fault_at ("alloc")
+                ? NULL : gb_big_alloc (sizeof (float) * wrow * (size_t) h);
   unsigned char *buf = malloc (row * (size_t) band);
   gb_status st = work && buf ? GB_OK : GB_ERR_NO_MEMORY;
 
@@ -327,7 +329,10 @@ gb_blur_native (const gb_params *params, const gb_native_io *io,
     }
 
   gb_plan plan;
-  const int cold = !gb_cuda_probe_is_cheap ();
+  /* A CPU run asks nothing of CUDA: its lock is held while CUDA starts
+   * (perhaps on a caller's thread of its own). */
+  const int cold = params->backend != GB_BACKEND_CPU
+                   && !gb_cuda_probe_is_cheap ();
   gb_plan_make (params, io->width, io->height, !cold, &plan, r);
   if (!plan.blur)
     {

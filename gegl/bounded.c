@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #include <gegl.h>
 
@@ -61,14 +62,32 @@ move (rect_move *m)
   return GB_OK;
 }
 
+/* Pixels of the framed area: the frame in the border colour, the rest
+ * from the input. */
 static gb_status
 read_area (void *user, int x, int y, int w, int h, void *dst, size_t stride)
 {
   const bands_io *b = user;
   const cudablur_region *r = b->region;
+  const gsize bpp = babl_format_get_bytes_per_pixel (r->format);
+  const gint ax = x - r->frame[0], ay = y - r->frame[1];  /* in area */
+  const gint x0 = MAX (ax, 0), y0 = MAX (ay, 0);
+  const gint x1 = MIN (ax + w, r->area.width);
+  const gint y1 = MIN (ay + h, r->area.height);
+  guchar *d = dst;
+  for (gint i = 0; i < h && (r->frame[0] || r->frame[1] || r->frame[2]
+                             || r->frame[3]); i++)
+    for (gint j = 0; j < w; j++)
+      if (ay + i < y0 || ay + i >= y1 || ax + j < x0 || ax + j >= x1)
+        memcpy (d + (gsize) i * stride + (gsize) j * bpp, r->border_pixel,
+                bpp);
+  if (x1 <= x0 || y1 <= y0)
+    return GB_OK;
   rect_move m = { r->input, r->format,
-                  { r->area.x + x, r->area.y + y, w, h },
-                  1.0 / (1 << r->level), 0, dst, stride, FALSE };
+                  { r->area.x + x0, r->area.y + y0, x1 - x0, y1 - y0 },
+                  1.0 / (1 << r->level), 0,
+                  d + (gsize) (y0 - ay) * stride + (gsize) (x0 - ax) * bpp,
+                  stride, FALSE };
   return move (&m);
 }
 
@@ -118,7 +137,7 @@ gb_status
 cudablur_blur_bounded (const gb_params *params, const gb_native_io *whole,
                        const cudablur_region *region,
                        cudablur_budget *budget, gb_progress_fn progress,
-                       void *user)
+                       void *user, gb_report *report)
 {
   const gboolean gpu = gb_backend_for (params, whole->width, whole->height)
                        == GB_BACKEND_CUDA;
@@ -133,7 +152,7 @@ cudablur_blur_bounded (const gb_params *params, const gb_native_io *whole,
         fits = device <= cudablur_budget_gpu (budget);
     }
   if (fits)
-    return gb_blur_native (params, whole, progress, user, NULL);
+    return gb_blur_native (params, whole, progress, user, report);
   g_debug ("%s: %dx%d: %.1f MB for the whole area, a budget of %.1f MB: "
            "in bands", CUDABLUR_OP_NAME, whole->width, whole->height,
            gb_native_memory (params, whole) / 1048576.0,
@@ -144,15 +163,17 @@ cudablur_blur_bounded (const gb_params *params, const gb_native_io *whole,
                             whole->out_x, whole->out_y, whole->out_width,
                             whole->out_height, read_area, write_out,
                             scratch_make, scratch_store, scratch_load, &b };
-  gb_report report;
+  gb_report banded;
   const gb_status st = gb_blur_banded (params, &io, budget->host,
                                        gpu ? cudablur_budget_gpu (budget)
                                            : SIZE_MAX,
-                                       progress, user, &report);
+                                       progress, user, &banded);
+  if (report)
+    *report = banded;
   if (b.scratch)
     g_object_unref (b.scratch);
   /* G_MESSAGES_DEBUG=cudablur shows it (and the tests count it). */
   g_debug ("%s: %d bands and strips within %.1f MB: %s", CUDABLUR_OP_NAME,
-           report.bands, budget->host / 1048576.0, report.reason);
+           banded.bands, budget->host / 1048576.0, banded.reason);
   return st;
 }

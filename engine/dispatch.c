@@ -93,10 +93,23 @@ gb_gpu_context_alive (void)
   return gb_cuda_context_alive ();
 }
 
+size_t
+gb_gpu_memory_available (void)
+{
+  return gb_cuda_memory_available ();
+}
+
 void
 gb_trim (void)
 {
   gb_cuda_trim ();
+  gb_big_trim ();
+}
+
+void
+gb_trim_idle (void)
+{
+  gb_cuda_trim_idle ();
   gb_big_trim ();
 }
 

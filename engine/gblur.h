@@ -196,6 +196,8 @@ typedef struct
   double seconds_download;      /* GPU only: device to host */
   double seconds_encode;        /* float back to the native format */
   double seconds_write;         /* gb_blur_native: the write callbacks */
+  int bands;                    /* gb_blur_banded: the bands and strips it
+                                   ran (0: the whole area at once) */
 } gb_report;
 
 /* Defaults: auto algorithm, sigma 5 on both axes, range sigma 50,
@@ -289,6 +291,70 @@ gb_status gb_blur_native (const gb_params *params, const gb_native_io *io,
  * call that cannot fit instead of failing half-way.  0 for invalid io. */
 size_t gb_native_memory (const gb_params *params, const gb_native_io *io);
 
+/* Bytes of GPU memory gb_blur_native takes on the device for this call
+ * when it runs there (the image as read, the work images, the
+ * edge-aware filter's planes), so that a caller can tell whether it fits
+ * the device.  0 for invalid io. */
+size_t gb_native_device_memory (const gb_params *params,
+                                const gb_native_io *io);
+
+/* Bytes of GPU memory a blur could use now: what the device has free
+ * plus what the engine keeps from earlier calls.  Starts CUDA where it
+ * has not started yet; 0 where no GPU can be used. */
+size_t gb_gpu_memory_available (void);
+
+/* ---- Bounded memory: the same blur in bands -----------------------------
+ * gb_blur_native holds the whole area in the work format (or on the
+ * GPU).  gb_blur_banded gives the same result within a memory budget,
+ * however large the area: each 1-D pass (rows, then columns; each of the
+ * edge-aware filter's iterations has one of each) runs over bands of
+ * whole rows or strips of whole columns, and between passes the image
+ * lives in an intermediate image that the caller keeps (a GEGL buffer,
+ * which GEGL may swap to disk).  Every 1-D pass still sees whole lines,
+ * so the result equals gb_blur_native's: to the bit on the CPU, and
+ * within the GPU's rounding there.  The edge-aware filter's spacings are
+ * taken from the area as read, again for each pass.
+ *
+ * Rectangles: x, y, width, height in the coordinates each callback names;
+ * stride in bytes.  Called from the calling thread only. */
+typedef gb_status (*gb_rect_read_fn) (void *user, int x, int y, int width,
+                                      int height, void *dst, size_t stride);
+typedef gb_status (*gb_rect_write_fn) (void *user, int x, int y, int width,
+                                       int height, const void *src,
+                                       size_t stride);
+/* Makes the intermediate image: width x height pixels of `channels`
+ * floats (the work format), all of it stored before it is loaded.  Called
+ * at most once a call, where the blur has more than one pass. */
+typedef gb_status (*gb_scratch_fn) (void *user, int width, int height,
+                                    int channels);
+
+typedef struct
+{
+  gb_pixel_format format;
+  int width, height;            /* the area read: the blur's input */
+  int out_x, out_y;             /* the output rectangle, inside the area */
+  int out_width, out_height;
+  gb_rect_read_fn read;         /* native pixels of the area */
+  gb_rect_write_fn write;       /* native pixels of the output rectangle
+                                   (0, 0 is its corner) */
+  gb_scratch_fn scratch_make;   /* the intermediate image and its pixels, */
+  gb_rect_write_fn scratch_store;   /* in its own coordinates (the area,
+                                       with a one-pixel frame for a */
+  gb_rect_read_fn scratch_load;     /* border colour), work-format floats */
+  void *user;
+} gb_banded_io;
+
+/* Blurs as gb_blur_native does, taking at most about host_bytes of host
+ * memory (besides the intermediate image, which is the caller's) and,
+ * where the GPU runs, gpu_bytes of its memory.  The budget sets the band
+ * size; a pass needs at least one line, and the CPU filters' per-thread
+ * lines come first.  A GPU failure redoes the whole call on the CPU.
+ * Same statuses as gb_blur_native. */
+gb_status gb_blur_banded (const gb_params *params, const gb_banded_io *io,
+                          size_t host_bytes, size_t gpu_bytes,
+                          gb_progress_fn progress, void *user,
+                          gb_report *report);
+
 /* Converts rows between a native format and the work format on all cores
  * (threads as in gb_params; 0 = all): the conversions gb_blur_native
  * uses, for callers that hold pixels already (the preview) and for tests.
@@ -303,6 +369,12 @@ gb_status gb_encode_rows (const gb_pixel_format *format, const float *src,
 /* Frees what the GPU keeps between calls (device buffers, pinned bands)
  * but not the CUDA context, for a long-lived caller that goes idle. */
 void gb_trim (void);
+
+/* gb_trim without waiting: where a blur is running on the GPU (another
+ * thread), what it uses stays, and the host's buffers that are in use
+ * too.  For a caller that must not block (a GEGL operation's finalize,
+ * on GIMP's main thread). */
+void gb_trim_idle (void);
 
 /* Checks params, src and dst without blurring. */
 gb_status gb_validate (const gb_params *params,

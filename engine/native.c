@@ -22,6 +22,7 @@
 #include "cpu_backend.h"
 #include "dispatch.h"
 #include "backend.h"
+#include "host_fault.h"
 
 /* Native bytes per band on the CPU path: large enough that each callback
  * moves many of GIMP's 64x64 tiles, small enough to stay in cache. */
@@ -97,7 +98,8 @@ cpu_native (const gb_plan *plan, const gb_native_io *io,
   const size_t bpp = gb_pixel_format_bytes (f);
   const size_t row = bpp * (size_t) w, wrow = (size_t) w * c;
   const int band = band_rows (row, h);
-  float *work = gb_big_alloc (sizeof (float) * wrow * (size_t) h);
+  float *work = gb_host_fault_at ("alloc")
+                ? NULL : gb_big_alloc (sizeof (float) * wrow * (size_t) h);
   unsigned char *buf = malloc (row * (size_t) band);
   gb_status st = work && buf ? GB_OK : GB_ERR_NO_MEMORY;
 
@@ -273,6 +275,31 @@ gb_native_memory (const gb_params *params, const gb_native_io *io)
   return cpu > gpu ? cpu : gpu;
 }
 
+size_t
+gb_native_device_memory (const gb_params *params, const gb_native_io *io)
+{
+  if (validate_io (params, io) != GB_OK)
+    return 0;
+  const size_t frame = params->border != GB_BORDER_CLAMP ? 2 : 0;
+  const size_t w = (size_t) io->width + frame;
+  const size_t h = (size_t) io->height + frame;
+  const size_t c = (size_t) io->format.channels;
+  const size_t work = sizeof (float) * w * h * c;
+  const gb_algorithm a = gb_resolve_algorithm (params->algorithm,
+                                               params->sigma_x,
+                                               params->sigma_y,
+                                               GB_BACKEND_CUDA);
+  /* The image as read and two work images; a third for the filters that
+   * need the whole image at once; the edge-aware filter's exact blocks
+   * keep up to 2 (4c + 4) floats a block of at least 16 pixels, and a
+   * grey image's second spacing plane does not fit the third image. */
+  size_t bytes = gb_pixel_format_bytes (&io->format) * w * h
+                 + work * (whole_image (a) ? 3 : 2);
+  if (gb_algorithm_get (a)->uses & GB_USES_RANGE_SIGMA)
+    bytes += sizeof (float) * w * h * ((c == 1 ? 1 : 0) + (4 * c + 4) / 8);
+  return bytes;
+}
+
 gb_status
 gb_blur_native (const gb_params *params, const gb_native_io *io,
                 gb_progress_fn progress, void *user, gb_report *report)
@@ -302,7 +329,10 @@ gb_blur_native (const gb_params *params, const gb_native_io *io,
     }
 
   gb_plan plan;
-  const int cold = !gb_cuda_probe_is_cheap ();
+  /* A CPU run asks nothing of CUDA: its lock is held while CUDA starts
+   * (perhaps on a caller's thread of its own). */
+  const int cold = params->backend != GB_BACKEND_CPU
+                   && !gb_cuda_probe_is_cheap ();
   gb_plan_make (params, io->width, io->height, !cold, &plan, r);
   if (!plan.blur)
     {

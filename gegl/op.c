@@ -5,18 +5,25 @@
  * non-destructive filter.  Its properties are the parameter table's rows,
  * the arguments of plug-in-cudablur-full (gegl/properties.c).
  *
- * The operation is computed for its whole input at once where the input
- * is finite (get_cached_region): one engine call per render, which the GPU
- * wants, and a region equals the same region of the whole.  On an
- * infinite input it computes what is asked for, from that region and the
- * blur's reach around it.  At a mipmap level (the canvas zoomed out) the
- * standard deviations are scaled to the level, as the 2.10 dialog's
- * preview does.  A failed blur passes the input through and says why,
- * once: the operation runs inside GIMP and must never bring it down. */
+ * GIMP renders the canvas from its main loop, and each process() call
+ * blocks it: a finite input is computed whole where that is fast (on the
+ * GPU, or a small image), else as GIMP asks, each request from its pixels
+ * and the blur's reach around them (which leaves out less than float
+ * precision of the weight, so a request equals the same pixels of the
+ * whole), or, where the reach is large next to what GIMP asks at a time,
+ * in blocks sized to a call budget (get_cached_region, gegl/region.c).
+ * An infinite input is computed as asked, with the reach.  At a mipmap level (a
+ * smaller view of the image; GIMP 3.0's canvas asks for full resolution
+ * at every zoom) the standard deviations are scaled to the level, as the
+ * 2.10 dialog's preview does.  A failed blur passes the input through
+ * and says why (gegl/report.c): the operation runs inside GIMP and must
+ * never bring it down.  CUDABLUR_OP_LOG=FILE logs every call
+ * (gegl/oplog.c). */
 #define _GNU_SOURCE   /* dladdr */
 #include "config.h"
 
 #include <dlfcn.h>
+#include <math.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -26,11 +33,18 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "blocks.h"
 #include "catalogue.h"
+#include "early.h"
 #include "format.h"
 #include "gblur.h"
 #include "last-run.h"
+#include "memory.h"
 #include "op.h"
+#include "oplog.h"
+#include "pixels.h"
+#include "region.h"
+#include "report.h"
 
 G_DEFINE_DYNAMIC_TYPE (CudablurOp, cudablur_op, GEGL_TYPE_OPERATION_FILTER)
 
@@ -56,6 +70,8 @@ prepare (GeglOperation *operation)
                           &self->engine_format, &self->io_format);
   gegl_operation_set_format (operation, "input", self->io_format);
   gegl_operation_set_format (operation, "output", self->io_format);
+  if (self->params.backend != GB_BACKEND_CPU)
+    cudablur_gpu_start ();
 }
 
 static GeglRectangle
@@ -66,14 +82,14 @@ get_bounding_box (GeglOperation *operation)
   return in ? *in : *GEGL_RECTANGLE (0, 0, 0, 0);
 }
 
-/* The roi grown by the blur's reach at full resolution (levels only
- * shrink it), with one more pixel for a level's rounding. */
+/* The roi grown by the blur's reach at any mipmap level. */
 static GeglRectangle
 grow_by_reach (GeglOperation *operation, const GeglRectangle *roi)
 {
   gb_params p;
   params_at_level (CUDABLUR_OP (operation), 0, &p);
-  const gint rx = gb_reach (&p, 0) + 1, ry = gb_reach (&p, 1) + 1;
+  const gint rx = cudablur_reach_any_level (&p, 0);
+  const gint ry = cudablur_reach_any_level (&p, 1);
   return (GeglRectangle) { roi->x - rx, roi->y - ry, roi->width + 2 * rx,
                            roi->height + 2 * ry };
 }
@@ -105,11 +121,53 @@ get_invalidated_by_change (GeglOperation *operation, const gchar *input_pad,
   return grow_by_reach (operation, roi);
 }
 
+/* Whether the engine will run a whole-image render of the input on the
+ * GPU: where it does, the whole image at once is fastest.  Until CUDA
+ * has started (gegl/early.c), renders are planned for the CPU. */
+static gboolean
+gpu_runs_whole (CudablurOp *self, const GeglRectangle *box)
+{
+  gb_params p;
+  params_at_level (self, 0, &p);
+  return p.backend != GB_BACKEND_CPU && cudablur_gpu_ready ()
+         && gb_backend_for (&p, box->width, box->height) == GB_BACKEND_CUDA;
+}
+
+/* The side of the blocks a finite input is computed in, CUDABLUR_WHOLE
+ * or CUDABLUR_REQUESTS (gegl/region.c). */
+static gint
+block_side (CudablurOp *self, const GeglRectangle *box)
+{
+  if (gpu_runs_whole (self, box))
+    return CUDABLUR_WHOLE;
+  gb_params p;
+  params_at_level (self, 0, &p);
+  return cudablur_block_side (&p, self->engine_format.channels, box);
+}
+
+/* What a request makes GEGL compute and keep: the whole input, the
+ * request itself, or the blocks the request touches (a grid of squares
+ * from the origin), in full-resolution coordinates; GEGL's cache keeps
+ * the result for the requests that follow. */
 static GeglRectangle
 get_cached_region (GeglOperation *operation, const GeglRectangle *roi)
 {
   GeglRectangle box;
-  return finite_input (operation, &box) ? box : *roi;
+  if (!finite_input (operation, &box))
+    return *roi;
+  const gint side = block_side (CUDABLUR_OP (operation), &box);
+  if (side == CUDABLUR_REQUESTS)
+    return *roi;
+  if (side == CUDABLUR_WHOLE || gegl_rectangle_is_empty (roi))
+    return box;
+  const gint x0 = (gint) floor ((gdouble) roi->x / side) * side;
+  const gint y0 = (gint) floor ((gdouble) roi->y / side) * side;
+  const gint x1 = (gint) ceil ((gdouble) (roi->x + roi->width) / side) * side;
+  const gint y1 = (gint) ceil ((gdouble) (roi->y + roi->height) / side)
+                  * side;
+  GeglRectangle blocks = { x0, y0, x1 - x0, y1 - y0 };
+  gegl_rectangle_intersect (&blocks, &blocks, &box);
+  return blocks;
 }
 
 /* A rectangle at full resolution in the coordinates of a mipmap level:
@@ -125,104 +183,130 @@ at_level (const GeglRectangle *r, gint level)
                            ((r->y + r->height) >> level) - y0 };
 }
 
-/* What the engine's band callbacks move: rows of `area` from the input,
- * rows of `out` to the output, both in level coordinates. */
-typedef struct
-{
-  GeglOperation *operation;
-  GeglBuffer *input, *output;
-  GeglRectangle area, out;
-  const Babl *format;
-  gint level;
-} op_io;
-
-/* One band's rows moved in parts on GEGL's worker threads: a buffer's
- * get and set convert and copy tile by tile in the calling thread, and a
- * whole image's worth of them would otherwise run on one core. */
-typedef struct
-{
-  op_io *io;
-  gint y;
-  guchar *pixels;
-  gsize stride;
-} op_band;
-
-/* What starting one more thread costs, in rows of `width` pixels: about
- * 16384 pixels' worth of copying. */
-static gdouble
-thread_cost (gint width)
-{
-  return MAX (1.0, 16384.0 / MAX (width, 1));
-}
-
+/* The values a region is computed with: on the CPU, and the two
+ * approximations whose result depends on where each line is split (the
+ * two-way filter seeds both halves from the line's centre, Algorithm C
+ * cuts lines into equal blocks) as the exact filters they approximate:
+ * on the CPU they are no faster, and a region of them would differ from
+ * the same region of the whole by their approximation, not by float
+ * rounding. */
 static void
-read_part (gsize offset, gsize rows, gpointer user)
+region_params (gb_params *p)
 {
-  op_band *b = user;
-  GeglRectangle r = { b->io->area.x, b->io->area.y + b->y + (gint) offset,
-                      b->io->area.width, (gint) rows };
-  gegl_buffer_get (b->io->input, &r, 1.0 / (1 << b->io->level),
-                   b->io->format, b->pixels + offset * b->stride,
-                   (gint) b->stride, GEGL_ABYSS_CLAMP);
+  p->backend = GB_BACKEND_CPU;
+  if (p->algorithm == GB_ALGO_YVV_TWO_WAY)
+    p->algorithm = GB_ALGO_YVV;
+  else if (p->algorithm == GB_ALGO_EDGE_PARTITIONED)
+    p->algorithm = GB_ALGO_EDGE_EXACT;
 }
 
-static void
-write_part (gsize offset, gsize rows, gpointer user)
-{
-  op_band *b = user;
-  GeglRectangle r = { b->io->out.x, b->io->out.y + b->y + (gint) offset,
-                      b->io->out.width, (gint) rows };
-  gegl_buffer_set (b->io->output, &r, b->io->level, b->io->format,
-                   b->pixels + offset * b->stride, (gint) b->stride);
-}
-
+/* One engine call for `out` (level coordinates); a failure passes the
+ * input through there and is reported (gegl/report.c). */
 static gb_status
-read_rows (void *user, int y, int rows, void *dst, size_t stride)
+blur_rect (CudablurOp *self, GeglOperation *operation, GeglBuffer *input,
+           GeglBuffer *output, const gb_params *p, gint level,
+           const GeglRectangle *out, const GeglRectangle *image,
+           gboolean finite, gboolean whole, gdouble *pixels,
+           gb_report *report)
 {
-  op_io *io = user;
-  op_band b = { io, y, dst, stride };
-  gegl_parallel_distribute_range ((gsize) rows,
-                                  thread_cost (io->area.width),
-                                  read_part, &b);
-  return GB_OK;
-}
-
-static gb_status
-write_rows (void *user, int y, int rows, const void *src, size_t stride)
-{
-  op_io *io = user;
-  op_band b = { io, y, (guchar *) src, stride };
-  gegl_parallel_distribute_range ((gsize) rows,
-                                  thread_cost (io->out.width),
-                                  write_part, &b);
-  return GB_OK;
-}
-
-static int
-on_progress (double fraction, void *user)
-{
-  op_io *io = user;
-  gegl_operation_progress (io->operation, fraction, "");
-  return 0;
-}
-
-/* The input as it is, over `out` (level coordinates). */
-static void
-pass_through (op_io *io)
-{
-  const gsize bpp = babl_format_get_bytes_per_pixel (io->format);
-  for (gint y = 0; y < io->out.height; y++)
+  const gb_status st = cudablur_blur_rect (operation, input, output, p,
+                                           &self->engine_format,
+                                           self->io_format, level, out, image,
+                                           finite, whole, pixels, report);
+  if (st != GB_OK)
     {
-      GeglRectangle r = { io->out.x, io->out.y + y, io->out.width, 1 };
-      guchar *row = g_try_malloc (bpp * (gsize) io->out.width);
-      if (!row)
-        return;
-      gegl_buffer_get (io->input, &r, 1.0 / (1 << io->level), io->format, row,
-                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
-      gegl_buffer_set (io->output, &r, io->level, io->format, row,
-                       GEGL_AUTO_ROWSTRIDE);
-      g_free (row);
+      cudablur_pass_through (input, output, self->io_format, level, out);
+      cudablur_report_failure (&self->reported, st);
     }
+  return st;
+}
+
+/* What one process() call did, for the log. */
+typedef struct
+{
+  gint side, reach, blocks, cached;
+  gdouble pixels;
+  gb_report report;   /* the last engine call's */
+} call_record;
+
+/* The blocks of `in_box` (full-resolution coordinates, within the image
+ * `box`) that GEGL's cache does not hold; at full resolution each with
+ * its reach (each fits the call budget), at a mipmap level the new ones
+ * together, as small there as the request. */
+static gb_status
+process_blocks (CudablurOp *self, GeglOperation *operation, GeglBuffer *input,
+                GeglBuffer *output, const gb_params *p, gint level,
+                const GeglRectangle *in_box, const GeglRectangle *box,
+                const GeglRectangle *image, call_record *rec)
+{
+  const gint side = rec->side;
+  const gint bx0 = (gint) floor ((gdouble) in_box->x / side);
+  const gint by0 = (gint) floor ((gdouble) in_box->y / side);
+  gb_status st = GB_OK;
+  GeglRectangle todo = { 0, 0, 0, 0 };
+  for (gint by = by0; by * side < in_box->y + in_box->height; by++)
+    for (gint bx = bx0; bx * side < in_box->x + in_box->width; bx++)
+      {
+        if (cudablur_block_done (operation, output, side, level, bx, by))
+          {
+            rec->cached++;
+            continue;
+          }
+        const GeglRectangle block = { bx * side, by * side, side, side };
+        GeglRectangle part, inside;
+        gegl_rectangle_intersect (&part, &block, in_box);
+        gegl_rectangle_intersect (&inside, &block, box);
+        if (level > 0)
+          {
+            gegl_rectangle_bounding_box (&todo, &todo, &part);
+            continue;
+          }
+        const gb_status bst = blur_rect (self, operation, input, output, p,
+                                         level, &part, image, TRUE, FALSE,
+                                         &rec->pixels, &rec->report);
+        rec->blocks++;
+        if (bst != GB_OK)
+          st = bst;
+        else if (gegl_rectangle_equal (&part, &inside))
+          cudablur_block_computed (operation, output, side, level, bx, by);
+      }
+  const GeglRectangle todo_out = at_level (&todo, level);
+  if (todo_out.width < 1 || todo_out.height < 1)
+    return st;
+  st = blur_rect (self, operation, input, output, p, level, &todo_out, image,
+                  TRUE, FALSE, &rec->pixels, &rec->report);
+  rec->blocks++;
+  for (gint by = by0; st == GB_OK && by * side < in_box->y + in_box->height;
+       by++)
+    for (gint bx = bx0; bx * side < in_box->x + in_box->width; bx++)
+      {
+        const GeglRectangle block = { bx * side, by * side, side, side };
+        GeglRectangle inside;
+        gegl_rectangle_intersect (&inside, &block, box);
+        if (gegl_rectangle_contains (&todo, &inside))
+          cudablur_block_computed (operation, output, side, level, bx, by);
+      }
+  return st;
+}
+
+/* Why the CPU computed the parts of an image GIMP asked for where the
+ * GPU was asked for (region_params): the engine, given the CPU, says
+ * nothing of the GPU.  The GPU is left out only where it would not run
+ * the whole image (gpu_runs_whole): a build without CUDA, the engine's
+ * own choice (a small image, an algorithm without a GPU version: GB_OK,
+ * which cudablur_last_run_describe words), or no GPU found (yet). */
+static gb_status
+parts_on_cpu_status (const gb_params *asked, const GeglRectangle *box)
+{
+#ifndef HAVE_CUDA
+  (void) asked;
+  (void) box;
+  return GB_ERR_CUDA_NOT_BUILT;
+#else
+  if (gb_backend_for (asked, box->width, box->height) != GB_BACKEND_CUDA)
+    return GB_OK;
+  return cudablur_gpu_ready () ? GB_OK : GB_ERR_CUDA_NO_DEVICE;
+#endif
 }
 
 static gboolean
@@ -230,50 +314,84 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
          const GeglRectangle *result, gint level)
 {
   CudablurOp *self = CUDABLUR_OP (operation);
+  const gdouble started = cudablur_log_now ();
   gb_params p;
   params_at_level (self, level, &p);
-  GeglRectangle box = get_bounding_box (operation), out;
+  GeglRectangle box = get_bounding_box (operation), in_box;
   /* The part of the result that holds pixels; the rest stays empty. */
-  if (!gegl_rectangle_intersect (&out, result, &box))
+  if (!gegl_rectangle_intersect (&in_box, result, &box))
     return TRUE;
-  op_io io = { operation, input, output, { 0 }, at_level (&out, level),
-               self->io_format, level };
-  if (io.out.width < 1 || io.out.height < 1)
+  const GeglRectangle out = at_level (&in_box, level);
+  if (out.width < 1 || out.height < 1)
     return TRUE;
-  /* Read the output plus the reach, within the input: beyond the input
-   * the engine makes the edge mode's border. */
-  const gint rx = gb_reach (&p, 0), ry = gb_reach (&p, 1);
-  GeglRectangle want = { io.out.x - rx, io.out.y - ry, io.out.width + 2 * rx,
-                         io.out.height + 2 * ry };
-  GeglRectangle within = box;
-  if (!gegl_rectangle_is_infinite_plane (&box))
-    within = at_level (&box, level);
-  if (!gegl_rectangle_intersect (&io.area, &want, &within))
-    return TRUE;
+  const gboolean finite = !gegl_rectangle_is_infinite_plane (&box);
+  const GeglRectangle image = finite ? at_level (&box, level) : box;
+  gb_status st = GB_OK;
+  call_record rec = { 0, 0, 0, 0, 0.0, { 0 } };
+  rec.report.backend_used = GB_BACKEND_CPU;
+  const gb_params asked = p;
+  const char *mode;
   if (gb_effective_sigma (p.sigma_x) == 0.0
       && gb_effective_sigma (p.sigma_y) == 0.0)
     {
-      pass_through (&io);
-      return TRUE;
+      cudablur_pass_through (input, output, self->io_format, level, &out);
+      mode = "copy";
     }
-  gb_native_io nio = { self->engine_format, io.area.width, io.area.height,
-                       io.out.x - io.area.x, io.out.y - io.area.y,
-                       io.out.width, io.out.height, read_rows, write_rows,
-                       &io };
-  gb_report report = { 0 };
-  const gb_status st = gb_blur_native (&p, &nio, on_progress, &io, &report);
-  cudablur_last_run_note (operation, &p, st, &report,
-                          (gdouble) io.area.width * io.area.height);
-  if (st != GB_OK)
+  else if (!finite
+           || (rec.side = block_side (self, &box)) == CUDABLUR_REQUESTS)
     {
-      if (!self->warned)
-        g_warning ("cudablur:gaussian-blur: %s; the input is shown "
-                   "unblurred", gb_status_message (st));
-      self->warned = TRUE;
-      pass_through (&io);
-      return FALSE;
+      /* What is asked, with the reach, on the CPU (an infinite input has
+       * no edges). */
+      region_params (&p);
+      st = blur_rect (self, operation, input, output, &p, level, &out, &image,
+                      finite, FALSE, &rec.pixels, &rec.report);
+      rec.blocks = 1;
+      rec.side = 0;
+      rec.reach = MAX (cudablur_reach (&p, 0, GB_BACKEND_CPU),
+                       cudablur_reach (&p, 1, GB_BACKEND_CPU));
+      mode = finite ? "requests" : "region";
     }
-  return TRUE;
+  else if (rec.side == CUDABLUR_WHOLE)
+    {
+      /* get_cached_region asked for the whole image. */
+      st = blur_rect (self, operation, input, output, &p, level, &out, &image,
+                      TRUE, gegl_rectangle_equal (&in_box, &box), &rec.pixels,
+                      &rec.report);
+      rec.blocks = 1;
+      mode = "whole";
+    }
+  else
+    {
+      region_params (&p);
+      rec.reach = MAX (cudablur_reach (&p, 0, GB_BACKEND_CPU),
+                       cudablur_reach (&p, 1, GB_BACKEND_CPU));
+      st = process_blocks (self, operation, input, output, &p, level,
+                           &in_box, &box, &image, &rec);
+      mode = "blocks";
+    }
+  cudablur_log_process (level, result, mode, rec.side, rec.reach, rec.blocks,
+                        rec.cached, rec.pixels, rec.report.backend_used, started,
+                        cudablur_log_now () - started, st);
+  if (rec.pixels > 0.0)
+    {
+      /* device-used: what the user asked, and why the CPU where the
+       * operation gave it the parts GIMP asked for. */
+      gb_report said = rec.report;
+      if (p.backend != asked.backend)
+        said.gpu_status = parts_on_cpu_status (&asked, &box);
+      cudablur_last_run_note (operation, &asked, st, &said, rec.pixels);
+    }
+  return st == GB_OK;
+}
+
+/* The graph that held this instance is gone (a filter tool closed, a
+ * merge done, a filter removed): what blurs kept for the next goes back
+ * too. */
+static void
+finalize (GObject *object)
+{
+  G_OBJECT_CLASS (cudablur_op_parent_class)->finalize (object);
+  cudablur_memory_give_back ();
 }
 
 static const char *module_file (void);
@@ -288,6 +406,7 @@ cudablur_op_class_init (CudablurOpClass *klass)
   /* The texts below and the properties' in the user's language. */
   cudablur_bind_catalogue ();
   cudablur_op_install_properties (object_class);
+  object_class->finalize = finalize;
   operation_class->prepare = prepare;
   operation_class->get_bounding_box = get_bounding_box;
   operation_class->get_required_for_output = get_required_for_output;

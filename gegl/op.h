@@ -17,7 +17,8 @@ typedef struct
   /* Set by prepare: how pixels move to the engine. */
   const Babl *io_format;
   gb_pixel_format engine_format;
-  gboolean warned;          /* a failure was reported */
+  guint reported;           /* failures reported, a bit per status
+                               (gegl/report.c) */
 } CudablurOp;
 
 typedef struct

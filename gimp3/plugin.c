@@ -12,16 +12,24 @@
  * device-used says where the operation runs the blur as the engine
  * decides it: the CUDA build, an NVIDIA driver with a GPU, the device
  * argument and the image size.  The operation itself falls back to the
- * CPU if the GPU fails; this process cannot see that. */
+ * CPU if the GPU fails; this process cannot see that.
+ *
+ * A blur the operation cannot do (no memory) leaves the drawable as it
+ * was, and GIMP's merge has no way to fail for it: the operation counts
+ * its failures where this process, GIMP's child, reads them
+ * (gegl/report.c), before and after each merge, and the call fails with
+ * the reason. */
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include <libgimp/gimp.h>
 
 #include "gblur.h"
 #include "intl.h"
 #include "params.h"
+#include "report.h"
 
 #define OPERATION CUDABLUR_OP_NAME
 
@@ -113,17 +121,29 @@ set_properties (GObject *config, const gb_params *v)
     }
 }
 
-static gboolean
+/* Merges the operation into the drawable; NULL, or why it failed. */
+static gchar *
 blur_drawable (GimpDrawable *drawable, const gb_params *v)
 {
   GimpDrawableFilter *filter =
     gimp_drawable_filter_new (drawable, OPERATION, _("CUDA Gaussian Blur"));
   if (!filter)
-    return FALSE;
+    return g_strdup_printf (_("The GEGL operation %s is not installed: the "
+                              "GEGL module cudablur.so belongs in a GEGL "
+                              "module folder such as "
+                              "~/.local/share/gegl-0.4/plug-ins"), OPERATION);
   set_properties (G_OBJECT (gimp_drawable_filter_get_config (filter)), v);
   gimp_drawable_filter_update (filter);
+  const long gimp_pid = (long) getppid ();
+  const guint failed_before = cudablur_failures_read (gimp_pid, NULL);
   gimp_drawable_merge_filter (drawable, filter);
-  return TRUE;
+  gb_status why = GB_OK;
+  if (cudablur_failures_read (gimp_pid, &why) == failed_before)
+    return NULL;
+  return g_strdup_printf (_("The blur of '%s' could not be done: %s. The "
+                            "drawable is left as it was."),
+                          gimp_item_get_name (GIMP_ITEM (drawable)),
+                          _(gb_status_message (why)));
 }
 
 /* The arguments the procedure has; the others keep their defaults. */
@@ -176,17 +196,8 @@ run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
     {
       gimp_image_undo_group_start (image);
       for (gint i = 0; drawables[i] && !message; i++)
-        {
-          if (!blur_drawable (drawables[i], &v))
-            message = g_strdup_printf (_("The GEGL operation %s is not "
-                                         "installed: the GEGL module "
-                                         "cudablur.so belongs in a GEGL "
-                                         "module folder such as "
-                                         "~/.local/share/gegl-0.4/plug-ins"),
-                                       OPERATION);
-          else
-            device_used = device_for (&v, drawables[i]);
-        }
+        if (!(message = blur_drawable (drawables[i], &v)))
+          device_used = device_for (&v, drawables[i]);
       gimp_image_undo_group_end (image);
       if (message)
         return failure (procedure, GIMP_PDB_EXECUTION_ERROR, message);

@@ -84,6 +84,40 @@ else
   echo "FAIL: gimp3 blur-file with a broken file: status $bf_status"; fail=1
 fi
 
+# A blur that cannot be done (GB_HOST_FAULT=alloc: the engine's work image
+# is not allocated): plug-in-cudablur fails with the reason, GIMP shows
+# the operation's message, and both drawables are left as they were.
+mkdir -p "$tmp/fail" || exit 99
+fscm=$(cd "$srcdir/tests/gimp3" && pwd)/failure.scm
+GB_HOST_FAULT=alloc timeout 600 gimp-console-3.0 -i --quit \
+  --batch-interpreter=plug-in-script-fu-eval \
+  -b "(begin (load \"$scm\") (load \"$fscm\")
+             (cudablur3-run-failure \"$tmp/fail\" \"$data\"))" \
+  -b "(gimp-quit 0)" >"$tmp/fail.log" 2>&1
+while read -r name rest; do
+  if "$top_build/tests/gegl/check_blur" "$name" $rest; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1)); fail=1
+  fi
+done <"$tmp/fail/manifest.txt"
+why="could not be done: out of memory. The drawable is left as it was"
+if grep -q "failure: plug-in-cudablur-full failed" "$tmp/fail.log" \
+   && grep -q "$why" "$tmp/fail.log"; then
+  echo "PASS: gimp3 failure: plug-in-cudablur-full failed: $(grep -o "The blur[^.]*$why" "$tmp/fail.log" | head -n 1)"
+else
+  echo "FAIL: gimp3 failure: plug-in-cudablur-full did not fail with the reason"
+  fail=1
+fi
+shown="GEGL-WARNING: CUDA Gaussian Blur could not blur the image: out of memory"
+if grep -q "failure: the merge returned" "$tmp/fail.log" \
+   && grep -qi "$shown" "$tmp/fail.log"; then
+  echo "PASS: gimp3 failure: a plain merge left the drawable and GIMP showed: $(grep -i "$shown" "$tmp/fail.log" | head -n 1)"
+else
+  echo "FAIL: gimp3 failure: no message from the operation in GIMP's log"
+  fail=1
+fi
+
 # Warnings of ours (the plug-in's process, the operation in GIMP's) or a
 # crash of GIMP.  Not counted: GIMP 3.0.4's own PNG exporter's criticals
 # on 16-bit images, and libgimp's complaint when GIMP has closed the pipe
@@ -96,6 +130,7 @@ if [ -n "$reported" ]; then
   fail=1
 fi
 cp "$tmp/log" "$top_build/tests/gimp3/gimp3-batch.log" 2>/dev/null
+cp "$tmp/fail.log" "$top_build/tests/gimp3/gimp3-failure.log" 2>/dev/null
 [ $fail -eq 0 ] || { echo "--- GIMP 3's log"; grep -v "Gtk-WARNING\|^$" "$tmp/log" | tail -n 60; }
 echo "gimp3: $passed cases passed, $failed failed"
 exit $fail

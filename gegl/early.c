@@ -39,3 +39,9 @@ cudablur_gpu_ready (void)
 {
   return g_atomic_int_get (&finished) == 2;
 }
+
+gboolean
+cudablur_gpu_starting (void)
+{
+  return g_atomic_int_get (&started) && !g_atomic_int_get (&finished);
+}

@@ -15,4 +15,7 @@ void cudablur_gpu_start (void);
  * while it is still under way (never waits). */
 gboolean cudablur_gpu_ready (void);
 
+/* Whether the start is under way (begun, not yet finished). */
+gboolean cudablur_gpu_starting (void);
+
 #endif

@@ -12,6 +12,10 @@
 
 #define CUDABLUR_LAST_RUN_PROPERTY "device-used"
 
+/* A report's gpu_status where the operation left the GPU out because
+ * CUDA was still starting (gegl/early.c), which no engine status says. */
+#define CUDABLUR_GPU_STARTING ((gb_status) -1)
+
 /* The property's spec (translated texts; made with the class). */
 GParamSpec *cudablur_last_run_spec (void);
 

@@ -294,7 +294,8 @@ process_blocks (CudablurOp *self, GeglOperation *operation, GeglBuffer *input,
  * nothing of the GPU.  The GPU is left out only where it would not run
  * the whole image (gpu_runs_whole): a build without CUDA, the engine's
  * own choice (a small image, an algorithm without a GPU version: GB_OK,
- * which cudablur_last_run_describe words), or no GPU found (yet). */
+ * which cudablur_last_run_describe words), CUDA still starting, or no
+ * GPU found. */
 static gb_status
 parts_on_cpu_status (const gb_params *asked, const GeglRectangle *box)
 {
@@ -305,7 +306,10 @@ parts_on_cpu_status (const gb_params *asked, const GeglRectangle *box)
 #else
   if (gb_backend_for (asked, box->width, box->height) != GB_BACKEND_CUDA)
     return GB_OK;
-  return cudablur_gpu_ready () ? GB_OK : GB_ERR_CUDA_NO_DEVICE;
+  if (cudablur_gpu_ready ())
+    return GB_OK;
+  return cudablur_gpu_starting () ? CUDABLUR_GPU_STARTING
+                                  : GB_ERR_CUDA_NO_DEVICE;
 #endif
 }
 

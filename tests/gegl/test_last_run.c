@@ -145,6 +145,15 @@ check_texts (void)
   p.backend = GB_BACKEND_AUTO;
   expect_text (&p, GB_OK, &r, "CPU: GPU disabled after repeated failures",
                "auto, GPU disabled");
+  /* The operation left the GPU out while CUDA was starting. */
+  r = report (GB_BACKEND_CPU, CUDABLUR_GPU_STARTING);
+  expect_text (&p, GB_OK, &r, "CPU: the GPU was still starting",
+               "auto, CUDA starting");
+  p.backend = GB_BACKEND_CUDA;
+  expect_text (&p, GB_OK, &r,
+               "CPU instead of the GPU: the GPU was still starting",
+               "cuda, CUDA starting");
+  p.backend = GB_BACKEND_AUTO;
   r = report (GB_BACKEND_CPU, GB_OK);
   gchar *small = g_strdup_printf ("CPU: images under %d x %d pixels are "
                                   "faster there", GB_GPU_MIN_SIDE,

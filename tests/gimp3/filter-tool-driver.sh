@@ -7,16 +7,16 @@
 # last), else GIMP's action search ("/", then "cudablur").  Then the
 # screen is taken with the filter tool open (the canvas's preview), the
 # dialog shown, an edge-aware algorithm chosen and left again, Device set
-# to CUDA, the algorithm list open; OK applies it, Undo takes it back and
-# GIMP is quit.
+# to CUDA, the Algorithm tooltip shown, the algorithm list open; OK
+# applies it, Undo takes it back and GIMP is quit.
 #   filter-tool-driver.sh PHOTO ARTEFACTS LOG KEYS
 # Writes into ARTEFACTS: gimp3-before.png, gimp3-blur-menu.png,
 # gimp3-filter-tool.png (the canvas), gimp3-filter-tool-dialog.png,
 # gimp3-algorithm-list.png, gimp3-edge-aware.png, gimp3-edge-aware-left.png,
-# gimp3-device-cuda.png; gimp3-canvas.txt (the image window: X Y W H),
-# gimp3-dialog.txt (how the dialog was opened, its window's name, and its
-# height before, with and after the edge-aware rows); exits 1 when a
-# window does not appear.
+# gimp3-device-cuda.png, gimp3-algorithm-tooltip.png; gimp3-canvas.txt
+# (the image window: X Y W H), gimp3-dialog.txt (how the dialog was
+# opened, its window's name, and its height before, with and after the
+# edge-aware rows); exits 1 when a window does not appear.
 set -u
 photo=$1 art=$2 log=$3 keys=$4
 gimp-3.0 -n --no-splash "$photo" >"$log" 2>&1 &
@@ -160,6 +160,11 @@ echo "height-after $(height "$dlg")" >>"$art/gimp3-dialog.txt"
 # Device: CUDA, the second choice.
 step_combo "$device_row" 1
 shot gimp3-device-cuda.png
+# The Algorithm row's tooltip: the choices in the list's words.
+xdotool mousemove $((dx + 60)) $((dy + algorithm_row))
+sleep 3
+shot gimp3-algorithm-tooltip.png
+xdotool mousemove 0 1100
 
 # The algorithm list, open.  Under Xvfb with no window manager, GIMP 3.2
 # ends the filter tool when a list closes (applying it); 3.0 does not.

@@ -135,10 +135,7 @@ cudablur_budget_lookup (cudablur_budget *budget)
       const size_t space = room ();
       const size_t grows = MIN (cache > cached ? cache - cached : 0,
                                 space / 2);
-      size_t host = (space - grows) / 2;
-      if (cache > 0 && cache < host)
-        host = (size_t) cache;
-      budget->host = MAX (host, FLOOR_BYTES);
+      budget->host = MAX ((space - grows) / 2, FLOOR_BYTES);
     }
   budget->gpu = env_megabytes ("CUDABLUR_GPU_MEMORY_SIZE");
   budget->gpu_known = budget->gpu > 0;

@@ -155,6 +155,11 @@ main (int argc, char **argv)
       return 2;
     }
   g_unsetenv ("CUDABLUR_MEMORY_SIZE");
+  /* CUDA loads an algorithm's kernels at their first use and keeps them
+   * with the context (host memory too): loaded at the start, they are the
+   * context's, measured before the graphs. */
+  if (device != GB_BACKEND_CPU)
+    g_setenv ("CUDA_MODULE_LOADING", "EAGER", TRUE);
   gchar *home = gu_module_as_users ();
   if (!gu_init (&argc, &argv, "test_memory", "gegl:load", "gegl:scale-size",
                 NULL))

@@ -73,8 +73,12 @@ gu_init (int *argc, char ***argv, const char *program, const char *more, ...)
   return ok;
 }
 
-GeglBuffer *
-gu_layer (const char *photo, int w, int h, const Babl *format)
+/* gegl:scale-size takes sizes up to 10000 pixels. */
+#define SCALED_MAX_W 6000
+#define SCALED_MAX_H 4000
+
+static GeglBuffer *
+scaled (const char *photo, int w, int h, const Babl *format)
 {
   GeglBuffer *layer = gegl_buffer_new (GEGL_RECTANGLE (0, 0, w, h), format);
   GeglNode *g = gegl_node_new ();
@@ -88,6 +92,25 @@ gu_layer (const char *photo, int w, int h, const Babl *format)
   gegl_node_link_many (load, scale, sink, NULL);
   gegl_node_process (sink);
   g_object_unref (g);
+  return layer;
+}
+
+GeglBuffer *
+gu_layer (const char *photo, int w, int h, const Babl *format)
+{
+  if (w <= SCALED_MAX_W && h <= SCALED_MAX_H)
+    return scaled (photo, w, h, format);
+  const int bw = MIN (w, SCALED_MAX_W), bh = MIN (h, SCALED_MAX_H);
+  GeglBuffer *base = scaled (photo, bw, bh, format);
+  GeglBuffer *layer = gegl_buffer_new (GEGL_RECTANGLE (0, 0, w, h), format);
+  for (int y = 0; y < h; y += bh)
+    for (int x = 0; x < w; x += bw)
+      {
+        const GeglRectangle to = { x, y, MIN (bw, w - x), MIN (bh, h - y) };
+        const GeglRectangle from = { 0, 0, to.width, to.height };
+        gegl_buffer_copy (base, &from, GEGL_ABYSS_NONE, layer, &to);
+      }
+  g_object_unref (base);
   return layer;
 }
 

@@ -21,7 +21,9 @@ gboolean gu_init (int *argc, char ***argv, const char *program,
                   const char *more, ...);
 
 /* A photograph from tests/data scaled to w x h into a buffer of
- * `format` (GIMP holds an 8-bit RGB layer as "R'G'B' u8"). */
+ * `format` (GIMP holds an 8-bit RGB layer as "R'G'B' u8"); beyond
+ * 6000x4000, scaled to that and repeated (a larger scale would also be
+ * smooth enough for a blur to change few 8-bit samples). */
 GeglBuffer *gu_layer (const char *photo, int w, int h, const Babl *format);
 
 /* Resident memory now and at its peak (VmRSS, VmHWM), in MB, and a reset

@@ -1,16 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Inside Xvfb (run-filter-tool-test.sh): GIMP 3's GUI opens PHOTO, the
-# filter is opened as a user finds it (GIMP's action search, "/", then
-# "CUDA Gaussian"), and the screen is taken before and with the filter
-# tool open; then the tool is cancelled and GIMP quit.
-#   filter-tool-driver.sh PHOTO ARTEFACTS LOG
+# Inside Xvfb (run-filter-tool-test.sh): GIMP 3's GUI (GIMP: the path of
+# its gimp-3.N) opens PHOTO, the filter is opened as a user finds it
+# (GIMP's action search, "/", then "CUDA Gaussian"), and the screen is
+# taken before and with the filter tool open; then the tool is cancelled
+# and GIMP quit.
+#   filter-tool-driver.sh GIMP PHOTO ARTEFACTS LOG
 # Writes ARTEFACTS/gimp3-before.png, gimp3-filter-tool.png and the image
 # window's geometry (gimp3-canvas.txt: X Y W H); exits 1 when a window
 # does not appear.
 set -u
-photo=$1 art=$2 log=$3
-gimp-3.0 -n --no-splash "$photo" >"$log" 2>&1 &
+gimp_program=$1 photo=$2 art=$3 log=$4
+"$gimp_program" -n --no-splash "$photo" >"$log" 2>&1 &
 gimp=$!
 
 # A visible window whose name matches, waited for up to $2 seconds.

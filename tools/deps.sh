@@ -28,7 +28,7 @@ else
   GIMP_PKGS="libgimp2.0-dev gimp"
 fi
 PKGS="build-essential autoconf automake pkg-config gettext
-      $GIMP_PKGS libgegl-dev libbabl-dev
+      $GIMP_PKGS libgegl-dev libbabl-dev gegl
       xvfb xauth xdotool xclip x11-apps x11-utils procps imagemagick
       python3-skimage python3-pil
       locales

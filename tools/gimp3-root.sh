@@ -19,7 +19,7 @@ case $release in
 esac
 pkgs="gimp libgimp-3.0-dev libgegl-dev libbabl-dev build-essential
       pkg-config autoconf automake gettext xvfb xauth xdotool imagemagick
-      python3-skimage python3-gi gir1.2-gimp-3.0 procps debhelper dbus"
+      python3-skimage python3-gi gir1.2-gimp-3.0 procps debhelper dbus gegl"
 stamp="$root/.cudablur-root"
 log="$root.log"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$pkgs" ]; then

@@ -28,13 +28,23 @@ window () {
 }
 
 finish () {
+  # Cancel the tool through its dialog, as a user does, then quit.
+  [ -z "${dlg:-}" ] || xdotool windowfocus "$dlg" 2>/dev/null
   xdotool key --clearmodifiers Escape 2>/dev/null
   sleep 1
   w=$(window "$stem" 2)
   [ -n "$w" ] && xdotool windowfocus "$w" 2>/dev/null && xdotool key ctrl+q
+  # GIMP 3.2 then says the image has unsaved changes, after its own
+  # filters' tool as well: discard them (Ctrl+D, as its dialog says).
+  q=$(window "Quit GIMP" 5) && xdotool windowfocus "$q" 2>/dev/null \
+    && xdotool key ctrl+d
   n=0
   while kill -0 "$gimp" 2>/dev/null && [ "$n" -lt 30 ]; do sleep 1; n=$((n + 1)); done
-  kill "$gimp" 2>/dev/null
+  if kill -0 "$gimp" 2>/dev/null; then
+    import -window root "$art/gimp3-no-quit.png" 2>/dev/null
+    echo "GIMP 3 did not quit: $art/gimp3-no-quit.png"
+    kill "$gimp" 2>/dev/null
+  fi
   exit "$1"
 }
 

@@ -11,16 +11,16 @@
 #   2. a build without CUDA, what most users build: `make check`;
 #   3. the engine and its tests under AddressSanitizer and
 #      UndefinedBehaviorSanitizer;
-#   4. GIMP 3.0 and 3.2 where this system has another GIMP: in a Debian 13
-#      and a Debian forky root made with debootstrap (tools/gimp3-root.sh),
+#   4. GIMP 3 in roots made with debootstrap (tools/gimp3-root.sh) of the
+#      releases this system is not, Debian 13 (GIMP 3.0) and forky (3.2):
 #      the GEGL operation and the GIMP 3 procedures built without CUDA and
 #      tested in real GIMP 3: `make check`;
 #   5. the Debian packages: this release's, and Debian 13's and forky's
 #      in those roots (tools/build-deb.sh; for one GPU architecture, as
 #      the normal build has built the CUDA files for five), each
-#      installed, run and purged in a fresh root of its release, and
-#      Debian 13's in forky too, what a user who upgrades gets
-#      (tools/test-deb.sh).
+#      installed, run and purged in a fresh root of its release; in forky
+#      Debian 13's package first, what a user who upgrades has, then
+#      forky's over it (tools/test-deb.sh).
 #   tools/test.sh [STEP...]    (default: 1 2 3 4 5)
 # Build trees go to _build/, _build-nocuda/, _build-sanitize/ and, in the
 # roots, _build-gimp3/ and _build-gimp3-forky/; the packages and their
@@ -120,8 +120,8 @@ if step "5/5 Debian packages, installed in fresh roots"; then
   trixie_deb=
   for release in $releases; do
     deb=$(ls _deb/$release/gimp-cudablur_*.deb)
-    # Debian 13's package in forky too, what a user who upgrades gets,
-    # in the root that forky's own package then reuses.
+    # Debian 13's package in forky first, what a user who upgrades has;
+    # forky's is then installed over it.
     [ "$release" != forky ] || [ -z "$trixie_deb" ] || debs="$debs $trixie_deb:forky"
     debs="$debs $deb"
     [ "$release" != trixie ] || trixie_deb=$deb

@@ -440,10 +440,42 @@ gb_cuda_prepare (size_t native_bytes, size_t work_bytes, int third_buffer,
   return st;
 }
 
+extern "C" size_t
+gb_cuda_memory_available (void)
+{
+  size_t available = 0;
+  gb_cuda_lock ();
+  if (gb_cuda_init_locked () == GB_OK)
+    {
+      size_t free_bytes = 0, total = 0;
+      cudaSetDevice (gb_ctx.device);
+      if (cudaMemGetInfo (&free_bytes, &total) == cudaSuccess)
+        available = free_bytes + gb_ctx.d_bytes * (gb_ctx.d_c ? 3 : 2)
+                    + gb_ctx.d_native_bytes;
+      else
+        cudaGetLastError ();
+    }
+  gb_cuda_unlock ();
+  return available;
+}
+
 extern "C" void
 gb_cuda_trim (void)
 {
   gb_cuda_lock ();
+  if (gb_ctx.ready)
+    {
+      cudaSetDevice (gb_ctx.device);
+      free_buffers_locked ();
+    }
+  gb_cuda_unlock ();
+}
+
+extern "C" void
+gb_cuda_trim_idle (void)
+{
+  if (pthread_mutex_trylock (&ctx_lock) != 0)
+    return;   /* a blur holds the context: its buffers are in use */
   if (gb_ctx.ready)
     {
       cudaSetDevice (gb_ctx.device);

@@ -7,6 +7,7 @@
 
 #include "../engine/backend.h"
 #include "../engine/convert_pixel.h"
+#include "../engine/research.h"
 
 /* ---- the context kept between calls (context.cu) ---------------------- */
 #define GB_N_STREAMS 2
@@ -176,7 +177,7 @@ void gb_cuda_rec_plan_free (gb_cuda_rec_plan *plan);
 
 /* ---- block-parallel recursive filters (recursive_blocks.cu) ------------
  * Whether the exact block kernels take this axis (L samples a line,
- * `lines` lines): yvrg to GB_YVV_BLOCK_MAX_SIGMA and deriche, unless
+ * `lines` lines): yvv to GB_YVV_BLOCK_MAX_SIGMA and deriche, unless
  * blocks_per_stripe is 1, when the lines are short enough for the fused
  * kernel or the table and block states fit `scratch` (the image's
  * size).  One axis, src -> dst (distinct); scratch holds the table and

@@ -7,6 +7,8 @@
  * image is transposed only at the start (by the spacings kernel).  The
  * kernels, by what they do, are in edge_spacings.cu, edge_cols.cu
  * (Algorithm C) and edge_exact.cu (Algorithm A in exact blocks). */
+#include <stdio.h>
+
 #include "cuda_internal.h"
 #include "edge_parts.h"
 #include "../engine/pixel_math.h"
@@ -49,7 +51,7 @@ run_iterations (int C, const gb_params *p, float *a, float *b, float *dty,
                                    dtxT, flip_first ? b : nullptr, s))
       != GB_OK)
     return st;
-  const int hold = p->edge_interpolation == GB_EDGE_HOLD;
+  const int hold = gb_research_of (p)->edge_interpolation == GB_EDGE_HOLD;
   const int exact = p->algorithm != GB_ALGO_EDGE_PARTITIONED;
   /* The passes, rows then columns each iteration (an axis of sigma 0
    * has none).  A pass reads its lines as columns: the rows' from the
@@ -123,7 +125,7 @@ gb_cuda_edge_blocks (const gb_params *p, int lines, int L, int channels,
     {
       /* No empty blocks: a block after the first must start inside the
        * line. */
-      int n = p->blocks_per_stripe;
+      int n = gb_research_of (p)->blocks_per_stripe;
       if (n <= 0)
         {
           const int most = channels == 4 ? 32 : 40;   /* pixels a block */
@@ -173,5 +175,140 @@ gb_cuda_edge_run (const gb_params *p, float *a, float *b, float *c, int w, int h
   if (st == GB_OK && e != cudaSuccess)
     st = gb_cuda_fail (e, GB_ERR_CUDA_LAUNCH, "edge-aware filter");
   cudaFree (extra);
+  return st;
+}
+
+namespace {
+
+/* A host image's rows to or from contiguous device memory. */
+gb_status
+copy_image (const gb_image *img, float *d, bool upload, cudaStream_t s)
+{
+  gb_status st = gb_cuda_copy_fault ();
+  if (st != GB_OK)
+    return st;
+  const size_t row = sizeof (float) * (size_t) img->width * img->channels;
+  const size_t pitch = sizeof (float) * img->stride;
+  if (upload)
+    GB_CUDA_TRY (cudaMemcpy2DAsync (d, row, img->data, pitch, row,
+                                    img->height, cudaMemcpyHostToDevice, s),
+                 GB_ERR_CUDA_COPY);
+  else
+    GB_CUDA_TRY (cudaMemcpy2DAsync (img->data, pitch, d, row, row,
+                                    img->height, cudaMemcpyDeviceToHost, s),
+                 GB_ERR_CUDA_COPY);
+  return GB_OK;
+}
+
+/* One pass as run_iterations runs it on the whole image: the spacings
+ * from the original (in b), the image in a, the lines as columns. */
+gb_status
+edge_pass_locked (const gb_params *p, int iteration, int vertical,
+                  int whole_lines, const gb_image *img,
+                  const gb_image *original, gb_report *r)
+{
+  const int w = img->width, h = img->height, C = img->channels;
+  const size_t plane = (size_t) w * h;
+  const size_t bytes = sizeof (float) * plane * C;
+  cudaStream_t s = gb_ctx.streams[0];
+  gb_status st = gb_cuda_ensure_float_locked (bytes, 1);
+  if (st != GB_OK)
+    return st;
+  const int lines = vertical ? w : h, L = vertical ? h : w;
+  const int blocks = gb_cuda_edge_blocks (p, whole_lines, L, C,
+                                          gb_ctx.sm_count);
+  const int exact = p->algorithm != GB_ALGO_EDGE_PARTITIONED;
+  /* c holds both spacing planes where the image has two channels or
+   * more, and the exact blocks' states after them where they fit. */
+  size_t need = 0;
+  if (exact)
+    need = (size_t) lines * blocks * 2 * (4 * C + 4);
+  const size_t spare = C >= 2 ? (size_t) (C - 2) * plane : 0;
+  const size_t own = (C >= 2 ? 0 : plane) + (need > spare ? need : 0);
+  float *extra = nullptr;
+  if (own > 0)
+    GB_CUDA_TRY (cudaMalloc ((void **) &extra, own * sizeof (float)),
+                 GB_ERR_CUDA_NO_MEMORY);
+  float *dty = gb_ctx.d_c;
+  float *dtxT = C >= 2 ? gb_ctx.d_c + plane : extra;
+  float *states = nullptr;
+  if (need > 0)
+    states = need <= spare ? gb_ctx.d_c + 2 * plane
+                           : extra + (C >= 2 ? 0 : plane);
+  const double t0 = gb_now ();
+  st = copy_image (original, gb_ctx.d_b, true, s);
+  if (st == GB_OK)
+    st = gb_cuda_edge_spacings (C, gb_ctx.d_b, w, h,
+                                (float) gb_edge_ratio2 (p->sigma_x,
+                                                        p->range_sigma),
+                                (float) gb_edge_ratio2 (p->sigma_y,
+                                                        p->range_sigma),
+                                p->perceptual, dty, dtxT, nullptr, s);
+  if (st == GB_OK)
+    st = copy_image (img, gb_ctx.d_a, true, s);
+  const double t1 = gb_now ();
+  const double si = gb_dt_iteration_sigma (vertical ? p->sigma_y
+                                                    : p->sigma_x,
+                                           iteration, p->iterations);
+  const int hold = gb_research_of (p)->edge_interpolation == GB_EDGE_HOLD;
+  float *result = gb_ctx.d_b;
+  if (st == GB_OK && vertical)
+    st = launch_pass (C, gb_ctx.d_a, gb_ctx.d_b, dty, states, lines, L,
+                      blocks, exact, (float) (p->kappa * si), si, hold, false,
+                      s);
+  else if (st == GB_OK)
+    {
+      /* Rows as the columns of the image transposed, and back. */
+      st = gb_cuda_transpose (gb_ctx.d_a, gb_ctx.d_b, w, h, C, s);
+      if (st == GB_OK)
+        st = launch_pass (C, gb_ctx.d_b, gb_ctx.d_a, dtxT, states, lines, L,
+                          blocks, exact, (float) (p->kappa * si), si, hold,
+                          false, s);
+      if (st == GB_OK)
+        st = gb_cuda_transpose (gb_ctx.d_a, gb_ctx.d_b, h, w, C, s);
+    }
+  cudaError_t e = cudaStreamSynchronize (s);
+  if (st == GB_OK && e != cudaSuccess)
+    st = gb_cuda_fail (e, GB_ERR_CUDA_LAUNCH, "edge-aware pass");
+  const double t2 = gb_now ();
+  if (st == GB_OK)
+    st = copy_image (img, result, false, s);
+  e = cudaStreamSynchronize (s);
+  if (st == GB_OK && e != cudaSuccess)
+    st = gb_cuda_fail (e, GB_ERR_CUDA_COPY, "edge-aware pass download");
+  cudaFree (extra);
+  if (r)
+    {
+      r->seconds_upload += t1 - t0;
+      r->seconds_compute += t2 - t1;
+      r->seconds_download += gb_now () - t2;
+    }
+  return st;
+}
+
+} // namespace
+
+extern "C" gb_status
+gb_cuda_edge_pass (const gb_params *params, int iteration, int vertical,
+                   int whole_lines, const gb_image *img,
+                   const gb_image *original, gb_report *report)
+{
+  gb_cuda_lock ();
+  gb_cuda_clear_error ();
+  gb_status st = gb_cuda_init_locked ();
+  if (gb_cuda_simulated (st))
+    st = gb_cuda_simulated_failure ();
+  else if (st == GB_OK)
+    {
+      cudaSetDevice (gb_ctx.device);
+      st = edge_pass_locked (params, iteration, vertical, whole_lines, img,
+                             original, report);
+      if (st != GB_OK)
+        gb_cuda_reset_locked ();   /* start afresh next time */
+    }
+  if (report && st != GB_OK && gb_cuda_last_error ()[0])
+    snprintf (report->reason, sizeof report->reason, "%s",
+              gb_cuda_last_error ());
+  gb_cuda_unlock ();
   return st;
 }

@@ -549,12 +549,13 @@ gb_cuda_fir_plan_make (gb_cuda_fir_plan *pl, const gb_params *p)
 {
   gb_status st = GB_OK;
   *pl = gb_cuda_fir_plan {};
-  pl->incremental = p->taps == GB_TAPS_INCREMENTAL;
+  const gb_taps_mode taps = gb_research_of (p)->taps;
+  pl->incremental = taps == GB_TAPS_INCREMENTAL;
   if (p->sigma_x > 0.0)
-    st = upload_taps (p->sigma_x, p->taps, &pl->radius_x, &pl->d_taps_x,
+    st = upload_taps (p->sigma_x, taps, &pl->radius_x, &pl->d_taps_x,
                       &pl->norm_x, &pl->inv2s2_x);
   if (st == GB_OK && p->sigma_y > 0.0)
-    st = upload_taps (p->sigma_y, p->taps, &pl->radius_y, &pl->d_taps_y,
+    st = upload_taps (p->sigma_y, taps, &pl->radius_y, &pl->d_taps_y,
                       &pl->norm_y, &pl->inv2s2_y);
   if (st != GB_OK)
     gb_cuda_fir_plan_free (pl);

@@ -332,8 +332,8 @@ make_axis (const gb_params *p, double sigma, axis_plan *a)
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
       a->yvv.M[i][j] = c.M[i][j];
-  a->yvv.naive = p->naive_borders;
-  if (p->algorithm == GB_ALGO_YVRG_TWO_WAY)
+  a->yvv.naive = gb_research_of (p)->naive_borders;
+  if (p->algorithm == GB_ALGO_YVV_TWO_WAY)
     gb_fir_quotients_make (sigma, &a->centre);
   return GB_OK;
 }
@@ -345,11 +345,11 @@ launch_cols (const axis_plan *a, const float *src, float *dst, int lines,
 {
   switch (a->algorithm)
     {
-    case GB_ALGO_YVRG:
+    case GB_ALGO_YVV:
       yvv_cols_kernel<C><<<(lines + COLS_PER_BLOCK - 1) / COLS_PER_BLOCK,
                            COLS_PER_BLOCK, 0, s>>> (src, dst, lines, L, a->yvv);
       return gb_cuda_check_launch ("yvv_cols_kernel");
-    case GB_ALGO_YVRG_TWO_WAY:
+    case GB_ALGO_YVV_TWO_WAY:
       twoway_cols_kernel<C><<<(lines + TWO_WAY_COLS - 1) / TWO_WAY_COLS,
                               dim3 (TWO_WAY_COLS, 3), 0, s>>> (
           src, dst, lines, L, a->yvv, a->centre);

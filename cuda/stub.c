@@ -81,8 +81,29 @@ gb_cuda_run_native (const gb_params *params, gb_algorithm ax,
   return gb_cuda_run (params, ax, ay, NULL, NULL, progress, user, report);
 }
 
+gb_status
+gb_cuda_edge_pass (const gb_params *params, int iteration, int vertical,
+                   int whole_lines, const gb_image *img,
+                   const gb_image *original, gb_report *report)
+{
+  (void) iteration; (void) vertical; (void) whole_lines; (void) original;
+  return gb_cuda_run (params, params->algorithm, params->algorithm, img, img,
+                      NULL, NULL, report);
+}
+
+size_t
+gb_cuda_memory_available (void)
+{
+  return 0;
+}
+
 void
 gb_cuda_trim (void)
+{
+}
+
+void
+gb_cuda_trim_idle (void)
 {
 }
 

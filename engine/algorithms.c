@@ -8,6 +8,7 @@
 #include "algorithms.h"
 #include "backend.h"
 #include "cpu_backend.h"
+#include "research.h"
 
 /* Marks messages for the plug-in's translation catalogues (xgettext
  * --keyword=GB_N_); the engine itself does not translate. */
@@ -40,15 +41,15 @@ static const registry_row rows[GB_ALGO_COUNT] = {
              "standard deviations."),
       GB_USES_TAPS, 3.0, 0.0, 1 },
     gb_cpu_fir, 1 },
-  [GB_ALGO_YVRG] = {
-    { GB_ALGO_YVRG, "yvrg", GB_N_ ("Fast (Young-van Vliet)"),
+  [GB_ALGO_YVV] = {
+    { GB_ALGO_YVV, "yvrg", GB_N_ ("Fast (Young-van Vliet)"),
       "Young-van Vliet recursive",
       GB_N_ ("Young-van Vliet recursive filter: time independent of sigma; "
              "good up to sigma 100."),
       0, 4.0, GB_SIGMA_RECURSIVE_MIN, 1 },
     gb_cpu_recursive, 0 },
-  [GB_ALGO_YVRG_TWO_WAY] = {
-    { GB_ALGO_YVRG_TWO_WAY, "yvrg-two-way", GB_N_ ("Fastest on a GPU, approximate"),
+  [GB_ALGO_YVV_TWO_WAY] = {
+    { GB_ALGO_YVV_TWO_WAY, "yvrg-two-way", GB_N_ ("Fastest on a GPU, approximate"),
       "two-way partitioned recursive",
       GB_N_ ("Two-way partitioned Young-van Vliet filter: faster on the GPU "
              "for small images, less accurate."),
@@ -64,9 +65,9 @@ static const registry_row rows[GB_ALGO_COUNT] = {
   [GB_ALGO_EDGE_EXACT] = {
     { GB_ALGO_EDGE_EXACT, "edge-aware", GB_N_ ("Keep edges (edge-aware)"),
       "domain transform, exact Algorithm A",
-      GB_N_ ("Edge-aware blur by the domain transform, exact (Algorithm A): "
-             "smooths detail but keeps edges whose colour difference is "
-             "well above the range sigma."),
+      GB_N_ ("Edge-aware blur by the domain transform, exact: smooths "
+             "detail but keeps edges whose colour difference is well above "
+             "the edge contrast."),
       GB_USES_RANGE_SIGMA | GB_USES_ITERATIONS, 4.0, 0.0, 1 },
     gb_cpu_edge, 0 },
   [GB_ALGO_EDGE_PARTITIONED] = {
@@ -74,7 +75,7 @@ static const registry_row rows[GB_ALGO_COUNT] = {
       GB_N_ ("Keep edges, faster (approximate)"),
       "edge-aware partitioned, Algorithm C",
       GB_N_ ("Edge-aware blur, partitioned into blocks that start from an "
-             "estimate (Algorithm C): approximate at block boundaries."),
+             "estimate: faster, approximate at block boundaries."),
       GB_USES_RANGE_SIGMA | GB_USES_ITERATIONS | GB_USES_KAPPA, 4.0, 0.0,
       1 },
     gb_cpu_edge, 0 },

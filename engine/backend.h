@@ -61,11 +61,31 @@ gb_status gb_cuda_run_native (const gb_params *params, gb_algorithm ax,
                               gb_progress_fn progress, void *user,
                               gb_report *report);
 
-/* Whether a context exists. */
+/* Device memory a blur could use now: free plus what the context keeps
+ * (starts the context); 0 where no device can be used. */
+size_t gb_cuda_memory_available (void);
+
+/* One pass of the edge-aware filter on the GPU over img in place (see
+ * gb_cpu_edge_pass): rows (vertical 0) or columns, at iteration
+ * `iteration`, its spacings computed on the device from `original` (the
+ * same pixels as first read, img's size; may be img itself).  params
+ * hold both axes' standard deviations (the spacings use both) and
+ * whole_lines is how many lines the pass has over the whole image
+ * (Algorithm C's blocks a line depend on it).  Writes img only once the
+ * pass succeeded. */
+gb_status gb_cuda_edge_pass (const gb_params *params, int iteration,
+                             int vertical, int whole_lines,
+                             const gb_image *img, const gb_image *original,
+                             gb_report *report);
+
+/* Whether a context exists. *//* Whether a context exists. */
 int gb_cuda_context_alive (void);
 
 /* Frees device buffers and pinned memory, keeps the context. */
 void gb_cuda_trim (void);
+
+/* The same where no GPU blur is running now; else nothing. */
+void gb_cuda_trim_idle (void);
 
 /* Frees the context kept between calls. */
 void gb_cuda_release (void);

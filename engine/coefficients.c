@@ -362,7 +362,8 @@ gb_edge_blocks (const gb_params *params, int auto_blocks)
 {
   if (params->algorithm != GB_ALGO_EDGE_PARTITIONED)
     return 1;
-  if (params->blocks_per_stripe > 0)
-    return params->blocks_per_stripe;
+  const int blocks = gb_research_of (params)->blocks_per_stripe;
+  if (blocks > 0)
+    return blocks;
   return auto_blocks;
 }

@@ -13,6 +13,7 @@ extern "C" {
 #include <stddef.h>
 
 #include "gblur.h"
+#include "research.h"
 
 /* ---- FIR --------------------------------------------------------------- */
 

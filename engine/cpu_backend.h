@@ -39,6 +39,16 @@ gb_status gb_cpu_recursive (const gb_params *params, const gb_image *src,
 gb_status gb_cpu_edge (const gb_params *params, const gb_image *src,
                        const gb_image *dst, const gb_progress_span *progress);
 
+/* One pass of the edge-aware filter over img in place: its rows
+ * (vertical 0) or columns at iteration `iteration` of params->iterations,
+ * dt the spacings along the pass (img's size, w*h floats: dtx or dty of
+ * gb_edge_spacings).  gb_cpu_edge runs these; so do the engine's bands
+ * (bands.c), a band or strip at a time.  An axis of sigma 0 does
+ * nothing. */
+gb_status gb_cpu_edge_pass (const gb_params *params, int iteration,
+                            int vertical, const gb_image *img,
+                            const float *dt, const gb_progress_span *progress);
+
 /* The domain transform's spacings dtx (between x-1 and x) and dty
  * (between y-1 and y), w*h each, from perceptual colour on a 0-255
  * scale (encoded from linear unless the data is perceptual already);

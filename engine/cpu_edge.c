@@ -210,10 +210,36 @@ gb_edge_spacings (const gb_image *src, double ratio2_x, double ratio2_y,
 }
 
 gb_status
+gb_cpu_edge_pass (const gb_params *params, int iteration, int vertical,
+                  const gb_image *img, const float *dt,
+                  const gb_progress_span *progress)
+{
+  const double sigma = vertical ? params->sigma_y : params->sigma_x;
+  if (!(sigma > 0.0))
+    return GB_OK;
+  const double si = gb_dt_iteration_sigma (sigma, iteration,
+                                           params->iterations);
+  edge_pass p = { .data = img->data, .stride = img->stride, .w = img->width,
+                  .h = img->height, .c = img->channels,
+                  /* The CPU runs whole lines in parallel already; 8
+                   * blocks keep Algorithm C's result close to a GPU's. */
+                  .blocks = gb_edge_blocks (params, 8),
+                  .hold = gb_research_of (params)->edge_interpolation
+                           == GB_EDGE_HOLD,
+                  .vertical = vertical, .dt = dt,
+                  .warmup = params->kappa * si };
+  gb_dt_coeffs_make (si, &p.co);
+  const int L = vertical ? img->height : img->width;
+  return gb_parallel_for (vertical ? img->width : img->height, edge_item, &p,
+                          sizeof (double) * 2 * (size_t) L * img->channels,
+                          params->threads, progress);
+}
+
+gb_status
 gb_cpu_edge (const gb_params *params, const gb_image *src,
              const gb_image *dst, const gb_progress_span *progress)
 {
-  const int w = src->width, h = src->height, c = src->channels;
+  const int w = src->width, h = src->height;
   const int N = params->iterations;
   gb_status st = GB_OK;
   float *dtx = malloc (sizeof (float) * (size_t) w * h);
@@ -233,24 +259,10 @@ gb_cpu_edge (const gb_params *params, const gb_image *src,
     goto out;
   gb_image_copy (src, dst);
 
-  edge_pass p = { .data = dst->data, .stride = dst->stride, .w = w, .h = h,
-                  /* The CPU runs whole lines in parallel already; 8 blocks
-                   * keep Algorithm C's result close to a GPU's. */
-                  .c = c, .blocks = gb_edge_blocks (params, 8),
-                  .hold = params->edge_interpolation == GB_EDGE_HOLD };
   int passes = 2 * N, done = 0;
   for (int it = 1; it <= N && st == GB_OK; it++)
     for (int v = 0; v < 2 && st == GB_OK; v++, done++)
       {
-        double sigma = v ? params->sigma_y : params->sigma_x;
-        if (!(sigma > 0.0))
-          continue;
-        double si = gb_dt_iteration_sigma (sigma, it, N);
-        gb_dt_coeffs_make (si, &p.co);
-        p.vertical = v;
-        p.dt = v ? dty : dtx;
-        p.warmup = params->kappa * si;
-        int L = v ? h : w;
         gb_progress_span span = { 0 }, *ps = NULL;
         if (progress && progress->fn)
           {
@@ -259,9 +271,7 @@ gb_cpu_edge (const gb_params *params, const gb_image *src,
             span.span = progress->span / passes;
             ps = &span;
           }
-        st = gb_parallel_for (v ? w : h, edge_item, &p,
-                              sizeof (double) * 2 * (size_t) L * c,
-                              params->threads, ps);
+        st = gb_cpu_edge_pass (params, it, v, dst, v ? dty : dtx, ps);
       }
 out:
   free (dtx);

@@ -184,15 +184,16 @@ gb_cpu_fir (const gb_params *params, const gb_image *src,
   int do_x = params->sigma_x > 0.0, do_y = params->sigma_y > 0.0;
   gb_progress_span half = { 0 }, *ph = NULL, *pv = NULL;
   gb_progress_span second = { 0 };
+  const gb_taps_mode taps = gb_research_of (params)->taps;
 
   if (!do_x && !do_y)
     {
       gb_image_copy (src, dst);
       return GB_OK;
     }
-  if (do_x && !(tx = gb_fir_taps_float (params->sigma_x, params->taps, &rx)))
+  if (do_x && !(tx = gb_fir_taps_float (params->sigma_x, taps, &rx)))
     return GB_ERR_NO_MEMORY;
-  if (do_y && !(ty = gb_fir_taps_float (params->sigma_y, params->taps, &ry)))
+  if (do_y && !(ty = gb_fir_taps_float (params->sigma_y, taps, &ry)))
     {
       st = GB_ERR_NO_MEMORY;
       goto out;

@@ -315,14 +315,14 @@ static gb_status
 make_axis (const gb_params *p, double sigma, rec_axis *a)
 {
   memset (a, 0, sizeof *a);
-  a->boundary = p->naive_borders ? GB_BOUNDARY_NAIVE : GB_BOUNDARY_EXACT;
+  a->boundary = gb_research_of (p)->naive_borders ? GB_BOUNDARY_NAIVE : GB_BOUNDARY_EXACT;
   if (!(sigma > 0.0))
     return GB_OK;
   if (p->algorithm == GB_ALGO_DERICHE)
     gb_deriche_modes_make (sigma, &a->der);
   else
     gb_yvv_coeffs_make (sigma, &a->yvv);
-  if (p->algorithm == GB_ALGO_YVRG_TWO_WAY)
+  if (p->algorithm == GB_ALGO_YVV_TWO_WAY)
     gb_fir_quotients_make (sigma, &a->centre);
   return GB_OK;
 }
@@ -332,8 +332,8 @@ line_for (gb_algorithm algorithm)
 {
   switch (algorithm)
     {
-    case GB_ALGO_YVRG: return yvv_line;
-    case GB_ALGO_YVRG_TWO_WAY: return twoway_line;
+    case GB_ALGO_YVV: return yvv_line;
+    case GB_ALGO_YVV_TWO_WAY: return twoway_line;
     default: return deriche_line;
     }
 }

@@ -17,9 +17,7 @@
 #include "dispatch.h"
 #include "backend.h"
 
-/* Smaller images are faster on the CPU once uploads and downloads are
- * counted: a 512x512 RGBA float image is 4 MiB each way. */
-#define GB_GPU_MIN_PIXELS (512L * 512L)
+#define GB_GPU_MIN_PIXELS ((long) GB_GPU_MIN_SIDE * GB_GPU_MIN_SIDE)
 /* After this many GPU failures in a process the GPU is not tried again. */
 #define GB_GPU_MAX_FAILURES 3
 
@@ -95,10 +93,23 @@ gb_gpu_context_alive (void)
   return gb_cuda_context_alive ();
 }
 
+size_t
+gb_gpu_memory_available (void)
+{
+  return gb_cuda_memory_available ();
+}
+
 void
 gb_trim (void)
 {
   gb_cuda_trim ();
+  gb_big_trim ();
+}
+
+void
+gb_trim_idle (void)
+{
+  gb_cuda_trim_idle ();
   gb_big_trim ();
 }
 

@@ -23,8 +23,8 @@ typedef enum
 {
   GB_ALGO_AUTO = 0,
   GB_ALGO_FIR = 1,              /* separable FIR, taps to radius ceil(3 sigma) */
-  GB_ALGO_YVRG = 2,             /* Young-van Vliet recursive Gaussian */
-  GB_ALGO_YVRG_TWO_WAY = 3,     /* two-way partitioned Young-van Vliet */
+  GB_ALGO_YVV = 2,              /* Young-van Vliet recursive Gaussian */
+  GB_ALGO_YVV_TWO_WAY = 3,      /* two-way partitioned Young-van Vliet */
   GB_ALGO_DERICHE = 4,          /* Deriche 4th-order recursive Gaussian */
   GB_ALGO_EDGE_EXACT = 5,       /* domain transform, Algorithm A */
   GB_ALGO_EDGE_PARTITIONED = 6, /* domain transform, Algorithm C */
@@ -35,7 +35,6 @@ typedef enum
 #define GB_USES_RANGE_SIGMA 0x1u
 #define GB_USES_ITERATIONS  0x2u
 #define GB_USES_KAPPA       0x4u
-#define GB_USES_TAPS        0x8u
 
 /* One description per algorithm (engine/algorithms.c).  Everything that
  * lists algorithms iterates these: the validator and the dispatcher, both
@@ -68,18 +67,6 @@ typedef enum
   GB_BACKEND_CPU = 2
 } gb_backend;
 
-/* How the edge-aware recursion treats the input between two samples that
- * the domain transform spreads apart (an edge). */
-typedef enum
-{
-  GB_EDGE_HOLD = 0,     /* each sample holds for half the gap: edges keep
-                           their contrast (default) */
-  GB_EDGE_LINEAR = 1    /* linear interpolation, the paper's Eq. 4 as
-                           printed: a wide gap becomes a ramp, and about
-                           18 % of a 200-level edge leaks at sigma 50,
-                           range sigma 20 */
-} gb_edge_interpolation;
-
 /* What lies beyond the image's edges, on every side: GIMP's "abyss
  * policy" in its own Gaussian blur.  The colours are in the working space
  * (premultiplied; with 2 or 4 channels the last is alpha). */
@@ -94,14 +81,6 @@ typedef enum
   GB_BORDER_WHITE = 3,  /* opaque white */
   GB_BORDER_COUNT
 } gb_border;
-
-/* How FIR taps are produced: read from a precomputed table, or generated
- * on the fly by forward quotients (Turkowski, GPU Gems 3, ch. 40). */
-typedef enum
-{
-  GB_TAPS_TABLE = 0,
-  GB_TAPS_INCREMENTAL = 1
-} gb_taps_mode;
 
 typedef enum
 {
@@ -133,6 +112,10 @@ typedef enum
   GB_STATUS_COUNT
 } gb_status;
 
+/* Knobs that change how a blur is computed, not what it computes
+ * (engine/research.h): not part of the API. */
+typedef struct gb_research gb_research;
+
 /* Parameter limits: the engine's checks, its status messages (tested to
  * agree), the plug-in's argument checks and the dialog's ranges. */
 #define GB_SIGMA_MAX 1500.0
@@ -160,17 +143,7 @@ typedef struct
   int iterations;          /* edge-aware only: H+V iterations */
   double kappa;            /* Algorithm C boundary extension, units of sigma */
   gb_backend backend;      /* requested backend */
-  gb_taps_mode taps;       /* FIR taps: table or incremental */
   int threads;             /* CPU threads; 0 = one per online core */
-  int blocks_per_stripe;   /* Algorithm C's blocks per line, 0 = chosen
-                              from the device; yvrg and deriche on the GPU:
-                              1 = one line per thread, otherwise the exact
-                              block-parallel kernels */
-  gb_edge_interpolation edge_interpolation;
-  int naive_borders;       /* yvrg: start the anticausal pass from the last
-                              causal value, as the two-way paper does (to
-                              reproduce its Table 2), instead of the exact
-                              replicate-border start (Triggs-Sdika). */
   gb_border border;        /* beyond the edges; not CLAMP: the image is
                               framed by one pixel of the border colour and
                               the frame replicated, which is the constant
@@ -184,6 +157,10 @@ typedef struct
                               them as they are.  The blur itself is the same
                               arithmetic either way; what it runs on is the
                               caller's choice of data. */
+  const gb_research *research;  /* NULL (gb_params_init): the defaults;
+                                   other ways of computing the same blur,
+                                   for tests and benchmarks only
+                                   (engine/research.h) */
 } gb_params;
 
 /* A view of an image: interleaved float32 channels, rows stride floats
@@ -219,10 +196,13 @@ typedef struct
   double seconds_download;      /* GPU only: device to host */
   double seconds_encode;        /* float back to the native format */
   double seconds_write;         /* gb_blur_native: the write callbacks */
+  int bands;                    /* gb_blur_banded: the bands and strips it
+                                   ran (0: the whole area at once) */
 } gb_report;
 
 /* Defaults: auto algorithm, sigma 5 on both axes, range sigma 50,
- * 2 iterations, kappa 2, auto backend, table taps, all cores. */
+ * 2 iterations, kappa 2, auto backend, all cores, replicated edges,
+ * linear light. */
 void gb_params_init (gb_params *params);
 
 /* Blur src into dst.  dst may be the very same view as src (same data and
@@ -311,6 +291,70 @@ gb_status gb_blur_native (const gb_params *params, const gb_native_io *io,
  * call that cannot fit instead of failing half-way.  0 for invalid io. */
 size_t gb_native_memory (const gb_params *params, const gb_native_io *io);
 
+/* Bytes of GPU memory gb_blur_native takes on the device for this call
+ * when it runs there (the image as read, the work images, the
+ * edge-aware filter's planes), so that a caller can tell whether it fits
+ * the device.  0 for invalid io. */
+size_t gb_native_device_memory (const gb_params *params,
+                                const gb_native_io *io);
+
+/* Bytes of GPU memory a blur could use now: what the device has free
+ * plus what the engine keeps from earlier calls.  Starts CUDA where it
+ * has not started yet; 0 where no GPU can be used. */
+size_t gb_gpu_memory_available (void);
+
+/* ---- Bounded memory: the same blur in bands -----------------------------
+ * gb_blur_native holds the whole area in the work format (or on the
+ * GPU).  gb_blur_banded gives the same result within a memory budget,
+ * however large the area: each 1-D pass (rows, then columns; each of the
+ * edge-aware filter's iterations has one of each) runs over bands of
+ * whole rows or strips of whole columns, and between passes the image
+ * lives in an intermediate image that the caller keeps (a GEGL buffer,
+ * which GEGL may swap to disk).  Every 1-D pass still sees whole lines,
+ * so the result equals gb_blur_native's: to the bit on the CPU, and
+ * within the GPU's rounding there.  The edge-aware filter's spacings are
+ * taken from the area as read, again for each pass.
+ *
+ * Rectangles: x, y, width, height in the coordinates each callback names;
+ * stride in bytes.  Called from the calling thread only. */
+typedef gb_status (*gb_rect_read_fn) (void *user, int x, int y, int width,
+                                      int height, void *dst, size_t stride);
+typedef gb_status (*gb_rect_write_fn) (void *user, int x, int y, int width,
+                                       int height, const void *src,
+                                       size_t stride);
+/* Makes the intermediate image: width x height pixels of `channels`
+ * floats (the work format), all of it stored before it is loaded.  Called
+ * at most once a call, where the blur has more than one pass. */
+typedef gb_status (*gb_scratch_fn) (void *user, int width, int height,
+                                    int channels);
+
+typedef struct
+{
+  gb_pixel_format format;
+  int width, height;            /* the area read: the blur's input */
+  int out_x, out_y;             /* the output rectangle, inside the area */
+  int out_width, out_height;
+  gb_rect_read_fn read;         /* native pixels of the area */
+  gb_rect_write_fn write;       /* native pixels of the output rectangle
+                                   (0, 0 is its corner) */
+  gb_scratch_fn scratch_make;   /* the intermediate image and its pixels, */
+  gb_rect_write_fn scratch_store;   /* in its own coordinates (the area,
+                                       with a one-pixel frame for a */
+  gb_rect_read_fn scratch_load;     /* border colour), work-format floats */
+  void *user;
+} gb_banded_io;
+
+/* Blurs as gb_blur_native does, taking at most about host_bytes of host
+ * memory (besides the intermediate image, which is the caller's) and,
+ * where the GPU runs, gpu_bytes of its memory.  The budget sets the band
+ * size; a pass needs at least one line, and the CPU filters' per-thread
+ * lines come first.  A GPU failure redoes the whole call on the CPU.
+ * Same statuses as gb_blur_native. */
+gb_status gb_blur_banded (const gb_params *params, const gb_banded_io *io,
+                          size_t host_bytes, size_t gpu_bytes,
+                          gb_progress_fn progress, void *user,
+                          gb_report *report);
+
 /* Converts rows between a native format and the work format on all cores
  * (threads as in gb_params; 0 = all): the conversions gb_blur_native
  * uses, for callers that hold pixels already (the preview) and for tests.
@@ -325,6 +369,12 @@ gb_status gb_encode_rows (const gb_pixel_format *format, const float *src,
 /* Frees what the GPU keeps between calls (device buffers, pinned bands)
  * but not the CUDA context, for a long-lived caller that goes idle. */
 void gb_trim (void);
+
+/* gb_trim without waiting: where a blur is running on the GPU (another
+ * thread), what it uses stays, and the host's buffers that are in use
+ * too.  For a caller that must not block (a GEGL operation's finalize,
+ * on GIMP's main thread). */
+void gb_trim_idle (void);
 
 /* Checks params, src and dst without blurring. */
 gb_status gb_validate (const gb_params *params,
@@ -357,6 +407,10 @@ int gb_reach (const gb_params *params, int axis /* 0 = x, 1 = y */);
  * parameters, algorithm and size choose it; whether a usable device
  * exists only a start of CUDA tells (gb_cuda_info). */
 gb_backend gb_backend_for (const gb_params *params, int width, int height);
+/* The automatic backend runs images of fewer pixels than this side
+ * squared on the CPU: counting uploads and downloads (4 MiB each way for
+ * 512 x 512 RGBA float) they are faster there. */
+#define GB_GPU_MIN_SIDE 512
 
 /* GPU information: 1 and the device name when a CUDA device can be used,
  * else 0 and the reason.  buf receives at most size bytes. */

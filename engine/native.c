@@ -273,6 +273,31 @@ gb_native_memory (const gb_params *params, const gb_native_io *io)
   return cpu > gpu ? cpu : gpu;
 }
 
+size_t
+gb_native_device_memory (const gb_params *params, const gb_native_io *io)
+{
+  if (validate_io (params, io) != GB_OK)
+    return 0;
+  const size_t frame = params->border != GB_BORDER_CLAMP ? 2 : 0;
+  const size_t w = (size_t) io->width + frame;
+  const size_t h = (size_t) io->height + frame;
+  const size_t c = (size_t) io->format.channels;
+  const size_t work = sizeof (float) * w * h * c;
+  const gb_algorithm a = gb_resolve_algorithm (params->algorithm,
+                                               params->sigma_x,
+                                               params->sigma_y,
+                                               GB_BACKEND_CUDA);
+  /* The image as read and two work images; a third for the filters that
+   * need the whole image at once; the edge-aware filter's exact blocks
+   * keep up to 2 (4c + 4) floats a block of at least 16 pixels, and a
+   * grey image's second spacing plane does not fit the third image. */
+  size_t bytes = gb_pixel_format_bytes (&io->format) * w * h
+                 + work * (whole_image (a) ? 3 : 2);
+  if (gb_algorithm_get (a)->uses & GB_USES_RANGE_SIGMA)
+    bytes += sizeof (float) * w * h * ((c == 1 ? 1 : 0) + (4 * c + 4) / 8);
+  return bytes;
+}
+
 gb_status
 gb_blur_native (const gb_params *params, const gb_native_io *io,
                 gb_progress_fn progress, void *user, gb_report *report)

@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "gblur.h"
+#include "research.h"
 
 void
 gb_params_init (gb_params *params)
@@ -17,13 +18,30 @@ gb_params_init (gb_params *params)
   params->iterations = 2;
   params->kappa = 2.0;
   params->backend = GB_BACKEND_AUTO;
-  params->taps = GB_TAPS_TABLE;
   params->threads = 0;
-  params->blocks_per_stripe = 0;
-  params->naive_borders = 0;
-  params->edge_interpolation = GB_EDGE_HOLD;
   params->border = GB_BORDER_CLAMP;
   params->perceptual = 0;
+  params->research = NULL;
+}
+
+void
+gb_research_init (gb_research *research)
+{
+  if (!research)
+    return;
+  research->taps = GB_TAPS_TABLE;
+  research->blocks_per_stripe = 0;
+  research->edge_interpolation = GB_EDGE_HOLD;
+  research->naive_borders = 0;
+}
+
+static const gb_research research_defaults = { GB_TAPS_TABLE, 0, GB_EDGE_HOLD,
+                                               0 };
+
+const gb_research *
+gb_research_of (const gb_params *params)
+{
+  return params && params->research ? params->research : &research_defaults;
 }
 
 static int

@@ -2,9 +2,8 @@
 /* cudablur:gaussian-blur, a GEGL operation over the engine: GIMP 3 runs it
  * in its own process, shows it in its filter tool (on-canvas preview,
  * split view, presets, blending options) and keeps it as a
- * non-destructive filter.  Its properties are the arguments of
- * plug-in-cudablur-full, declared from the engine's registry and limits
- * (gegl/properties.c).
+ * non-destructive filter.  Its properties are the parameter table's rows,
+ * the arguments of plug-in-cudablur-full (gegl/properties.c).
  *
  * The operation is computed for its whole input at once where the input
  * is finite (get_cached_region): one engine call per render, which the GPU
@@ -25,8 +24,10 @@
 #include <gegl-plugin.h>
 #include <gmodule.h>
 
+#include "bounded.h"
 #include "format.h"
 #include "gblur.h"
+#include "memory.h"
 #include "op.h"
 
 G_DEFINE_DYNAMIC_TYPE (CudablurOp, cudablur_op, GEGL_TYPE_OPERATION_FILTER)
@@ -36,16 +37,9 @@ static void
 params_at_level (const CudablurOp *self, gint level, gb_params *p)
 {
   const gdouble scale = 1.0 / (1 << level);
-  gb_params_init (p);
-  p->algorithm = (gb_algorithm) self->algorithm;
-  p->sigma_x = self->std_dev_x * scale;
-  p->sigma_y = self->std_dev_y * scale;
-  p->range_sigma = self->range_sigma;
-  p->iterations = self->iterations;
-  p->kappa = self->kappa;
-  p->backend = (gb_backend) self->device;
-  p->border = (gb_border) self->edge_mode;
-  p->perceptual = self->blur_space == 1;
+  *p = self->params;
+  p->sigma_x *= scale;
+  p->sigma_y *= scale;
 }
 
 static void
@@ -55,8 +49,8 @@ prepare (GeglOperation *operation)
   const Babl *native = gegl_operation_get_source_format (operation, "input");
   if (!native)
     native = babl_format ("RGBA float");
-  cudablur_io_format_for (native, self->blur_space == 1,
-                          self->edge_mode == GB_BORDER_NONE,
+  cudablur_io_format_for (native, self->params.perceptual,
+                          self->params.border == GB_BORDER_NONE,
                           &self->engine_format, &self->io_format);
   gegl_operation_set_format (operation, "input", self->io_format);
   gegl_operation_set_format (operation, "output", self->io_format);
@@ -264,7 +258,14 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
                        io.out.x - io.area.x, io.out.y - io.area.y,
                        io.out.width, io.out.height, read_rows, write_rows,
                        &io };
-  const gb_status st = gb_blur_native (&p, &nio, on_progress, &io, NULL);
+  /* Within the memory budget: in bands where the whole area would not
+   * fit. */
+  cudablur_budget budget;
+  cudablur_budget_lookup (&budget);
+  const cudablur_region region = { input, output, io.format, io.area,
+                                   io.out, level };
+  const gb_status st = cudablur_blur_bounded (&p, &nio, &region, &budget,
+                                              on_progress, &io);
   if (st != GB_OK)
     {
       if (!self->warned)
@@ -277,6 +278,16 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
   return TRUE;
 }
 
+/* The graph that held this instance is gone (a filter tool closed, a
+ * merge done, a filter removed): what blurs kept for the next goes back
+ * too. */
+static void
+finalize (GObject *object)
+{
+  G_OBJECT_CLASS (cudablur_op_parent_class)->finalize (object);
+  cudablur_memory_give_back ();
+}
+
 static const char *module_file (void);
 
 static void
@@ -287,6 +298,7 @@ cudablur_op_class_init (CudablurOpClass *klass)
   GeglOperationFilterClass *filter_class = GEGL_OPERATION_FILTER_CLASS (klass);
 
   cudablur_op_install_properties (object_class);
+  object_class->finalize = finalize;
   operation_class->prepare = prepare;
   operation_class->get_bounding_box = get_bounding_box;
   operation_class->get_required_for_output = get_required_for_output;
@@ -300,7 +312,6 @@ cudablur_op_class_init (CudablurOpClass *klass)
     "name", CUDABLUR_OP_NAME,
     "title", "CUDA Gaussian Blur",
     "categories", "blur",
-    "reference-hash", "cudablur-gaussian-blur-1",
     "description",
     "Gaussian blur on an NVIDIA GPU through CUDA, or on all CPU cores: "
     "exact FIR and recursive (Young-van Vliet, Deriche) Gaussians and an "

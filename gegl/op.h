@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The GEGL operation cudablur:gaussian-blur (gegl/op.c) and its
- * properties (gegl/properties.c). */
+ * properties, the parameter table's rows (gegl/properties.c). */
 #ifndef CUDABLUR_GEGL_OP_H
 #define CUDABLUR_GEGL_OP_H
 
@@ -8,22 +8,12 @@
 #include <gegl-plugin.h>
 
 #include "gblur.h"
-
-#define CUDABLUR_OP_NAME "cudablur:gaussian-blur"
+#include "params.h"
 
 typedef struct
 {
   GeglOperationFilter parent_instance;
-  /* The properties: plug-in-cudablur-full's arguments after the drawable,
-   * with its numbers for the enumerations. */
-  gint algorithm;
-  gdouble std_dev_x, std_dev_y;
-  gdouble range_sigma;
-  gint iterations;
-  gdouble kappa;
-  gint device;
-  gint edge_mode;
-  gint blur_space;
+  gb_params params;         /* the properties, at full resolution */
   /* Set by prepare: how pixels move to the engine. */
   const Babl *io_format;
   gb_pixel_format engine_format;

@@ -4,7 +4,9 @@
  * GIMP 3's run-mode, image and drawables).  The blur itself runs in GIMP's
  * own process, through the GEGL operation cudablur:gaussian-blur merged
  * into each drawable (gimp_drawable_merge_filter), all of them in one undo
- * step; this process only checks and forwards.  GIMP keeps the last values
+ * step; this process only checks and forwards.  The arguments are the
+ * parameter table's rows (common/params.c), passed on to the operation's
+ * properties of the same names.  GIMP keeps the last values
  * (GimpProcedureConfig).
  *
  * device-used says where the operation runs the blur as the engine
@@ -18,9 +20,8 @@
 #include <libgimp/gimp.h>
 
 #include "gblur.h"
-#include "op.h"
-#include "../plugin/values.h"
-#include "../plugin/plugin-intl.h"
+#include "intl.h"
+#include "params.h"
 
 #define OPERATION CUDABLUR_OP_NAME
 
@@ -38,12 +39,6 @@ static GType cudablur_gimp3_get_type (void);
 G_DEFINE_TYPE (CudablurGimp3, cudablur_gimp3, GIMP_TYPE_PLUG_IN)
 
 GIMP_MAIN (cudablur_gimp3_get_type ())
-
-/* The nicks of the operation's enumerations, by the numbers scripts
- * pass. */
-static const gchar *const device_nicks[] = { "auto", "cuda", "cpu" };
-static const gchar *const edge_nicks[] = { "clamp", "none", "black", "white" };
-static const gchar *const space_nicks[] = { "linear", "perceptual" };
 
 static GList *
 query_procedures (GimpPlugIn *plug_in)
@@ -83,36 +78,75 @@ drawable_problem (GimpDrawable *drawable)
 
 /* Where the operation will run the blur (see the top of this file). */
 static gint
-device_for (const CudablurVals *v, GimpDrawable *drawable)
+device_for (const gb_params *v, GimpDrawable *drawable)
 {
-  gb_params p;
-  cudablur_vals_to_params (v, &p);
   if (!g_file_test ("/proc/driver/nvidia/gpus", G_FILE_TEST_IS_DIR))
     return GB_BACKEND_CPU;
-  return gb_backend_for (&p, gimp_drawable_get_width (drawable),
+  return gb_backend_for (v, gimp_drawable_get_width (drawable),
                          gimp_drawable_get_height (drawable));
 }
 
+/* The checked values as the operation's properties.  A row the
+ * algorithm does not use was not checked and may lie outside the
+ * property's range: it gets its default, which changes nothing.  Above
+ * an excluded minimum the property starts at the least normal double,
+ * which denormals become. */
+static void
+set_properties (GObject *config, const gb_params *v)
+{
+  for (gint i = 0; i < cb_params_count (); i++)
+    {
+      const cb_param *p = cb_param_nth (i);
+      gb_params one = *v;
+      if (!cb_param_used_by (p, v->algorithm))
+        gb_params_init (&one);
+      if (p->type == CB_PARAM_DOUBLE)
+        g_object_set (config, p->name,
+                      MAX (cb_param_get_double (p, &one),
+                           cb_param_least (p)), NULL);
+      else if (p->type == CB_PARAM_INT)
+        g_object_set (config, p->name, cb_param_get_int (p, &one), NULL);
+      else   /* GIMP shows an operation's enumerations as choices */
+        g_object_set (config, p->name,
+                      cb_param_choice (p, cb_param_get_int (p, &one))->nick,
+                      NULL);
+    }
+}
+
 static gboolean
-blur_drawable (GimpDrawable *drawable, const CudablurVals *v)
+blur_drawable (GimpDrawable *drawable, const gb_params *v)
 {
   GimpDrawableFilter *filter =
     gimp_drawable_filter_new (drawable, OPERATION, _("CUDA Gaussian Blur"));
   if (!filter)
     return FALSE;
-  GimpDrawableFilterConfig *config = gimp_drawable_filter_get_config (filter);
-  g_object_set (config,
-                "algorithm", gb_algorithm_get (v->algorithm)->name,
-                "std-dev-x", v->std_dev_x, "std-dev-y", v->std_dev_y,
-                "range-sigma", v->range_sigma > 0.0 ? v->range_sigma : 1.0,
-                "iterations", CLAMP (v->iterations, 1, GB_ITERATIONS_MAX),
-                "kappa", CLAMP (v->kappa, 0.0, GB_KAPPA_MAX),
-                "device", device_nicks[v->device],
-                "edge-mode", edge_nicks[v->border],
-                "blur-space", space_nicks[v->space], NULL);
+  set_properties (G_OBJECT (gimp_drawable_filter_get_config (filter)), v);
   gimp_drawable_filter_update (filter);
   gimp_drawable_merge_filter (drawable, filter);
   return TRUE;
+}
+
+/* The arguments the procedure has; the others keep their defaults. */
+static void
+read_arguments (GimpProcedureConfig *config, gboolean full, gb_params *v)
+{
+  gb_params_init (v);
+  for (gint i = 0; i < cb_params_count_for (full); i++)
+    {
+      const cb_param *p = cb_param_nth (i);
+      if (p->type == CB_PARAM_DOUBLE)
+        {
+          gdouble d;
+          g_object_get (config, p->name, &d, NULL);
+          cb_param_set_double (p, v, d);
+        }
+      else
+        {
+          gint n;
+          g_object_get (config, p->name, &n, NULL);
+          cb_param_set_int (p, v, n);
+        }
+    }
 }
 
 static GimpValueArray *
@@ -124,17 +158,10 @@ run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
   INIT_I18N ();
   const gboolean full = !strcmp (gimp_procedure_get_name (procedure),
                                  PLUG_IN_PROC_FULL);
-  CudablurVals v;
-  cudablur_vals_defaults (&v);
-  g_object_get (config, "algorithm", &v.algorithm, "std-dev-x", &v.std_dev_x,
-                "std-dev-y", &v.std_dev_y, "range-sigma", &v.range_sigma,
-                "iterations", &v.iterations, "kappa", &v.kappa,
-                "device", &v.device, NULL);
-  if (full)
-    g_object_get (config, "edge-mode", &v.border, "blur-space", &v.space,
-                  NULL);
+  gb_params v;
+  read_arguments (config, full, &v);
   gchar *message = NULL;
-  if (!cudablur_vals_check (&v, &message))
+  if (!cb_params_check (&v, &message))
     return failure (procedure, GIMP_PDB_CALLING_ERROR, message);
   if (!drawables || !drawables[0])
     return failure (procedure, GIMP_PDB_CALLING_ERROR,
@@ -144,8 +171,8 @@ run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
       return failure (procedure, GIMP_PDB_CALLING_ERROR, message);
 
   gint device_used = GB_BACKEND_CPU;
-  if (gb_effective_sigma (v.std_dev_x) > 0.0
-      || gb_effective_sigma (v.std_dev_y) > 0.0)
+  if (gb_effective_sigma (v.sigma_x) > 0.0
+      || gb_effective_sigma (v.sigma_y) > 0.0)
     {
       gimp_image_undo_group_start (image);
       for (gint i = 0; drawables[i] && !message; i++)
@@ -170,69 +197,27 @@ run (GimpProcedure *procedure, GimpRunMode run_mode, GimpImage *image,
   return ret;
 }
 
+/* The table's rows as arguments, as wide as GIMP 2.10's: the values are
+ * checked in run, with the messages of 2.10, and parameters an algorithm
+ * does not use are not checked at all. */
 static void
 add_arguments (GimpProcedure *procedure, gboolean full)
 {
-  CudablurVals d;
-  cudablur_vals_defaults (&d);
-  GString *algorithms = g_string_new (NULL);
-  for (gint i = 0; i < GB_ALGO_COUNT; i++)
+  for (gint i = 0; i < cb_params_count_for (full); i++)
     {
-      const gb_algorithm_info *info = gb_algorithm_get ((gb_algorithm) i);
-      g_string_append_printf (algorithms, "%s%d %s (%s)", i ? ", " : "", i,
-                              info->name, info->summary);
-    }
-  /* Ranges as wide as GIMP 2.10's arguments: the values are checked in
-   * run, with the messages of 2.10, and parameters an algorithm does not
-   * use are not checked at all. */
-  gimp_procedure_add_int_argument (procedure, "algorithm", "Algorithm",
-                                   algorithms->str, G_MININT, G_MAXINT,
-                                   d.algorithm, G_PARAM_READWRITE);
-  g_string_free (algorithms, TRUE);
-  gimp_procedure_add_double_argument (procedure, "std-dev-x", "Std. dev. X",
-                                      "Horizontal standard deviation in "
-                                      "pixels, 0 to 1500", -G_MAXDOUBLE,
-                                      G_MAXDOUBLE, d.std_dev_x,
-                                      G_PARAM_READWRITE);
-  gimp_procedure_add_double_argument (procedure, "std-dev-y", "Std. dev. Y",
-                                      "Vertical standard deviation in "
-                                      "pixels, 0 to 1500", -G_MAXDOUBLE,
-                                      G_MAXDOUBLE, d.std_dev_y,
-                                      G_PARAM_READWRITE);
-  gimp_procedure_add_double_argument (procedure, "range-sigma", "Range sigma",
-                                      "Edge-aware range sigma on a 0-255 "
-                                      "scale, greater than 0 (ignored by "
-                                      "algorithms without it)", -G_MAXDOUBLE,
-                                      G_MAXDOUBLE, d.range_sigma,
-                                      G_PARAM_READWRITE);
-  gimp_procedure_add_int_argument (procedure, "iterations", "Iterations",
-                                   "Edge-aware horizontal+vertical "
-                                   "iterations, 1 to 10 (ignored by "
-                                   "algorithms without them)", G_MININT,
-                                   G_MAXINT, d.iterations, G_PARAM_READWRITE);
-  gimp_procedure_add_double_argument (procedure, "kappa", "Kappa",
-                                      "Edge-aware partitioned boundary "
-                                      "extension in units of sigma, 0 to 10 "
-                                      "(ignored by algorithms without it)",
-                                      -G_MAXDOUBLE, G_MAXDOUBLE, d.kappa,
-                                      G_PARAM_READWRITE);
-  gimp_procedure_add_int_argument (procedure, "device", "Device",
-                                   "0 auto (the GPU when present and the "
-                                   "image has 512 x 512 pixels or more), 1 "
-                                   "cuda (the CPU if the GPU fails), 2 cpu",
-                                   G_MININT, G_MAXINT, d.device,
-                                   G_PARAM_READWRITE);
-  if (full)
-    {
-      gimp_procedure_add_int_argument (procedure, "edge-mode", "Edge mode",
-                                       "What lies beyond the drawable's "
-                                       "edges: 0 clamp, 1 none, 2 black, "
-                                       "3 white", G_MININT, G_MAXINT,
-                                       d.border, G_PARAM_READWRITE);
-      gimp_procedure_add_int_argument (procedure, "blur-space", "Blur space",
-                                       "0 linear light, 1 perceptual",
-                                       G_MININT, G_MAXINT, d.space,
-                                       G_PARAM_READWRITE);
+      const cb_param *p = cb_param_nth (i);
+      gchar *help = cb_param_help (p);
+      if (p->type == CB_PARAM_DOUBLE)
+        gimp_procedure_add_double_argument (procedure, p->name, p->label,
+                                            help, -G_MAXDOUBLE, G_MAXDOUBLE,
+                                            cb_param_default (p),
+                                            G_PARAM_READWRITE);
+      else
+        gimp_procedure_add_int_argument (procedure, p->name, p->label, help,
+                                         G_MININT, G_MAXINT,
+                                         (gint) cb_param_default (p),
+                                         G_PARAM_READWRITE);
+      g_free (help);
     }
   gimp_procedure_add_int_return_value (procedure, "device-used",
                                        "Device used",
@@ -253,19 +238,22 @@ create_procedure (GimpPlugIn *plug_in, const gchar *name)
   gimp_procedure_set_sensitivity_mask (procedure,
                                        GIMP_PROCEDURE_SENSITIVE_DRAWABLE
                                        | GIMP_PROCEDURE_SENSITIVE_DRAWABLES);
-  gimp_procedure_set_documentation (
-      procedure, "Gaussian blur on the GPU with CUDA, or on the CPU",
+  gchar *more = cb_params_full_only_names ();
+  gchar *help = g_strdup_printf (
       full ? "Blurs each drawable (within the selection) with the GEGL "
-             "operation cudablur:gaussian-blur, in GIMP's own process, as "
-             "one undo step. As plug-in-cudablur with two more arguments: "
-             "edge-mode and blur-space."
+             "operation %s, in GIMP's own process, as one undo step. As "
+             PLUG_IN_PROC " with more arguments: %s."
            : "Blurs each drawable (within the selection) with the GEGL "
-             "operation cudablur:gaussian-blur, in GIMP's own process, as "
-             "one undo step, in linear light with the edge pixels "
-             "repeated; plug-in-cudablur-full takes two more arguments. "
-             "The menu entry Filters > Blur > CUDA Gaussian Blur is the "
-             "operation itself, in GIMP's filter tool.",
+             "operation %s, in GIMP's own process, as one undo step, in "
+             "linear light with the edge pixels repeated; "
+             PLUG_IN_PROC_FULL " takes more arguments: %s. The menu entry "
+             "Filters > Blur > CUDA Gaussian Blur is the operation itself, "
+             "in GIMP's filter tool.", OPERATION, more);
+  gimp_procedure_set_documentation (
+      procedure, "Gaussian blur on the GPU with CUDA, or on the CPU", help,
       name);
+  g_free (help);
+  g_free (more);
   gimp_procedure_set_attribution (procedure, "gimp-cudablur authors",
                                   "gimp-cudablur authors", "2026");
   add_arguments (procedure, full);

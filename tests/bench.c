@@ -147,7 +147,7 @@ out:
 static int
 blocked_on_gpu (gb_algorithm a)
 {
-  return a == GB_ALGO_YVRG || a == GB_ALGO_DERICHE;
+  return a == GB_ALGO_YVV || a == GB_ALGO_DERICHE;
 }
 #endif
 
@@ -161,8 +161,11 @@ run_algorithm (gb_algorithm a, const char *label, double sigma,
   const gb_image *v = &src->view;
   double mpx = (double) v->width * v->height / 1e6;
   gb_params p;
+  gb_research r;
   gb_report rep;
   gb_params_init (&p);
+  gb_research_init (&r);
+  p.research = &r;
   p.algorithm = a;
   p.sigma_x = p.sigma_y = sigma;
 #ifdef HAVE_CUDA
@@ -175,8 +178,8 @@ run_algorithm (gb_algorithm a, const char *label, double sigma,
       {
         char method[64];
         double kms = -1, full;
-        p.taps = taps_vary ? (gb_taps_mode) var : GB_TAPS_TABLE;
-        p.blocks_per_stripe = blocks_vary && var ? 1 : 0;
+        r.taps = taps_vary ? (gb_taps_mode) var : GB_TAPS_TABLE;
+        r.blocks_per_stripe = blocks_vary && var ? 1 : 0;
         p.backend = GB_BACKEND_CUDA;
         gb_cuda_bench_kernels (&p, v->width, v->height, v->channels,
                                a == GB_ALGO_FIR ? 20 : 7, &kms);
@@ -188,14 +191,14 @@ run_algorithm (gb_algorithm a, const char *label, double sigma,
                   : "");
         row (label, sigma, method, "cuda", kms, copy_ms, mpx, full);
       }
-  p.blocks_per_stripe = 0;
+  r.blocks_per_stripe = 0;
 #else
   (void) gpu;
   (void) copy_ms;
 #endif
   if (!no_cpu)
     {
-      p.taps = GB_TAPS_TABLE;
+      r.taps = GB_TAPS_TABLE;
       p.backend = GB_BACKEND_CPU;
       double full = time_blur (&p, src, dst, cpu_reps, &rep);
       row (label, sigma, gb_algorithm_name (a), "cpu", -1, copy_ms, mpx, full);
@@ -228,12 +231,15 @@ recursive_extras (int gpu)
         for (int k = 0; k < 2 && gb_algorithm_get (a)->fir_below > 0; k++)
           {
             gb_params p;
+            gb_research r;
             double ms = -1;
             gb_params_init (&p);
+            gb_research_init (&r);
+            p.research = &r;
             p.algorithm = (gb_algorithm) a;
             p.sigma_x = p.sigma_y = k ? 500.0 : 5.0;
             p.backend = GB_BACKEND_CUDA;
-            p.blocks_per_stripe = lines;
+            r.blocks_per_stripe = lines;
             gb_cuda_bench_kernels (&p, shapes[s].w, shapes[s].h, shapes[s].c,
                                    9, &ms);
             printf ("| %dx%dx%d | %g | %s%s | %.3f |\n", shapes[s].w,
@@ -243,7 +249,7 @@ recursive_extras (int gpu)
                     : lines ? " (one line per thread)" : " (blocks)", ms);
           }
   /* Edge-aware: the paper's case, 2048x2048 RGBA, 2 iterations. */
-  printf ("\n| image | sigma | range sigma | method | blocks per line "
+  printf ("\n| image | sigma | range σ | method | blocks per line "
           "| kernel ms |\n|---|---|---|---|---|---|\n");
   /* Algorithm C (kappa) and Algorithm A (exact blocks; 1: line by line)
    * with automatic (0) and fixed block counts. */
@@ -255,19 +261,22 @@ recursive_extras (int gpu)
       {
         const int warmup = gb_algorithm_get (a)->uses & GB_USES_KAPPA;
         gb_params p;
+        gb_research r;
         double ms = -1;
         gb_params_init (&p);
+        gb_research_init (&r);
+        p.research = &r;
         p.algorithm = (gb_algorithm) a;
-        p.blocks_per_stripe = warmup ? bps_c[b] : bps_a[b];
+        r.blocks_per_stripe = warmup ? bps_c[b] : bps_a[b];
         p.sigma_x = p.sigma_y = k ? 200.0 : 50.0;
         p.range_sigma = k ? 150.0 : 50.0;
         p.backend = GB_BACKEND_CUDA;
         gb_cuda_bench_kernels (&p, 2048, 2048, 4, 7, &ms);
         char per_line[16];
-        snprintf (per_line, sizeof per_line, "%d", p.blocks_per_stripe);
+        snprintf (per_line, sizeof per_line, "%d", r.blocks_per_stripe);
         printf ("| 2048x2048x4 | %g | %g | %s | %s | %.3f |\n", p.sigma_x,
                 p.range_sigma, gb_algorithm_name (p.algorithm),
-                p.blocks_per_stripe ? per_line
+                r.blocks_per_stripe ? per_line
                 : warmup ? "auto" : "auto (exact)", ms);
       }
 #endif

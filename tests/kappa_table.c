@@ -31,7 +31,7 @@ main (void)
   static const char *files[] = { "astronaut.ppm", "coffee.ppm" };
   static const double pairs[][2] = { { 50, 50 }, { 70, 150 }, { 200, 150 } };
   static const double kappas[] = { 0, 0.5, 1, 1.5, 2, 3 };
-  printf ("| image | sigma | range sigma | algorithm |");
+  printf ("| image | sigma | range σ | algorithm |");
   for (int k = 0; k < 6; k++)
     printf (" kappa %g |", kappas[k]);
   printf ("\n|---|---|---|---|---|---|---|---|---|---|\n");
@@ -46,7 +46,10 @@ main (void)
       for (int p = 0; p < 3; p++)
         {
           gb_params prm;
+          gb_research knobs;
           gb_params_init (&prm);
+          gb_research_init (&knobs);
+          prm.research = &knobs;
           prm.backend = GB_BACKEND_CPU;
           prm.algorithm = GB_ALGO_EDGE_EXACT;
           prm.sigma_x = prm.sigma_y = pairs[p][0];
@@ -57,7 +60,7 @@ main (void)
           for (int d = 1; d >= 0; d--)
             {
               int longest = w > h ? w : h;
-              prm.blocks_per_stripe = d ? (longest + 31) / 32 : 8;
+              knobs.blocks_per_stripe = d ? (longest + 31) / 32 : 8;
               printf ("| %s | %g | %g | %s |", files[f], pairs[p][0],
                       pairs[p][1], d ? "D (32-pixel blocks)" : "C (8 blocks)");
               for (int k = 0; k < 6; k++)

@@ -5,7 +5,7 @@
  * setup (its naive borders, its N x N FIR), then against the exact
  * Gaussian with replicated borders, with Deriche and our FIR beside; then,
  * where a GPU is usable, the same filters on the GPU backend (the exact
- * blocks for yvrg and Deriche) against the exact Gaussian and against the
+ * blocks for yvv and Deriche) against the exact Gaussian and against the
  * CPU backend. */
 #include <math.h>
 #include <stdio.h>
@@ -61,9 +61,12 @@ engine_blur_on (int gpu, gb_algorithm a, int naive, double sigma,
                 const tu_image *src, tu_image *out)
 {
   gb_params p;
+  gb_research r;
   gb_report rep;
   tu_params_cpu (&p, a, sigma, sigma);
-  p.naive_borders = naive;
+  gb_research_init (&r);
+  r.naive_borders = naive;
+  p.research = &r;
   if (gpu)
     p.backend = GB_BACKEND_CUDA;
   if (gb_blur (&p, &src->view, &out->view, NULL, NULL, &rep) != GB_OK)
@@ -132,9 +135,9 @@ main (void)
   printf ("### The paper's setup (naive borders, FIR with an N x N window)\n\n"
           "| image | window N | sigma | one-way vs two-way | FIR vs one-way "
           "| FIR vs two-way |\n|---|---|---|---|---|---|\n");
-  /* GPU: yvrg, yvrg-two-way, deriche, fir against the exact Gaussian,
+  /* GPU: yvv, yvv two-way, deriche, fir against the exact Gaussian,
    * then the largest difference from the CPU backend among them. */
-  static const gb_algorithm on_gpu[] = { GB_ALGO_YVRG, GB_ALGO_YVRG_TWO_WAY,
+  static const gb_algorithm on_gpu[] = { GB_ALGO_YVV, GB_ALGO_YVV_TWO_WAY,
                                          GB_ALGO_DERICHE, GB_ALGO_FIR };
   double rows[3][3][4], gpu_rows[3][3][5];
   int gpu = 1;
@@ -157,12 +160,12 @@ main (void)
           int N = windows[k];
           double sigma = N / 2.0;
           paper_fir (&img, N, &fir);
-          engine_blur (GB_ALGO_YVRG, 1, sigma, &img, &one);
-          engine_blur (GB_ALGO_YVRG_TWO_WAY, 1, sigma, &img, &two);
+          engine_blur (GB_ALGO_YVV, 1, sigma, &img, &one);
+          engine_blur (GB_ALGO_YVV_TWO_WAY, 1, sigma, &img, &two);
           printf ("| %s | %d | %g | %.1f | %.1f | %.1f |\n", sizes[s].name, N,
                   sigma, tu_psnr (&one, &two), tu_psnr (&fir, &one),
                   tu_psnr (&fir, &two));
-          engine_blur (GB_ALGO_YVRG, 0, sigma, &img, &one_x);
+          engine_blur (GB_ALGO_YVV, 0, sigma, &img, &one_x);
           engine_blur (GB_ALGO_DERICHE, 0, sigma, &img, &der);
           engine_blur (GB_ALGO_FIR, 0, sigma, &img, &ours);
           if (!exact || !tu_exact_gaussian (&img, sigma, sigma, exact))
@@ -176,8 +179,8 @@ main (void)
           for (int g = 0; g < 4 && gpu; g++)
             {
               /* two-way's CPU result above is the naive-border one */
-              if (on_gpu[g] == GB_ALGO_YVRG_TWO_WAY)
-                engine_blur (GB_ALGO_YVRG_TWO_WAY, 0, sigma, &img, &two);
+              if (on_gpu[g] == GB_ALGO_YVV_TWO_WAY)
+                engine_blur (GB_ALGO_YVV_TWO_WAY, 0, sigma, &img, &two);
               gpu = engine_blur_on (1, on_gpu[g], 0, sigma, &img, &fir)
                     == GB_BACKEND_CUDA;
               gpu_rows[s][k][g] = tu_psnr_vs (&fir, exact);

@@ -21,8 +21,11 @@ sequential (gb_algorithm a, double sigma, int naive, const float *x, int L,
             float *out)
 {
   gb_params p;
+  gb_research r;
   tu_params_cpu (&p, a, sigma, 0.0);
-  p.naive_borders = naive;
+  gb_research_init (&r);
+  r.naive_borders = naive;
+  p.research = &r;
   gb_image src = { (float *) x, L, 1, 1, (size_t) L };
   gb_image dst = { out, L, 1, 1, (size_t) L };
   return gb_blur (&p, &src, &dst, NULL, NULL, NULL) == GB_OK;
@@ -305,13 +308,13 @@ one_line (const float *x, int L, const char *what)
         const int yvv = sigmas[s] <= GB_YVV_BLOCK_MAX_SIGMA
                         && (n <= 128 || sigmas[s] <= 200.0);
         for (int naive = 0; naive < 2 && yvv; naive++)
-          if (sequential (GB_ALGO_YVRG, sigmas[s], naive, x, L, ref))
+          if (sequential (GB_ALGO_YVV, sigmas[s], naive, x, L, ref))
             {
               double l2;
               memset (got, 0xff, sizeof (float) * L);   /* NaN: unwritten */
               yvv_blocks (sigmas[s], naive, x, L, n, 0, got);
               const double e = rel_max (got, ref, L, &l2);
-              TU_CHECK (e <= 1e-6, "yvrg%s sigma %g, %s (%d), blocks of %d: "
+              TU_CHECK (e <= 1e-6, "yvv%s sigma %g, %s (%d), blocks of %d: "
                         "%.3g off the sequential filter (rel L2 %.3g)",
                         naive ? " naive" : "", sigmas[s], what, L, n, e, l2);
             }
@@ -332,18 +335,18 @@ one_line (const float *x, int L, const char *what)
   static const double seg_sigmas[] = { 1.0, 5.0, 20.0, 50.0, 350.0 };
   for (size_t s = 0; s < sizeof seg_sigmas / sizeof *seg_sigmas; s++)
     for (int seg = 1; seg <= 8; seg *= 2)
-      if (sequential (GB_ALGO_YVRG, seg_sigmas[s], 0, x, L, ref))
+      if (sequential (GB_ALGO_YVV, seg_sigmas[s], 0, x, L, ref))
         {
           double l2;
           memset (got, 0xff, sizeof (float) * L);
           yvv_blocks (seg_sigmas[s], 0, x, L, GB_BLOCK_LEN_YVV, seg, got);
           const double e = rel_max (got, ref, L, &l2);
           if (seg_sigmas[s] <= GB_YVV_SEGMENT_MAX_SIGMA)
-            TU_CHECK (e <= 1e-6, "yvrg sigma %g, %s (%d), carries in "
+            TU_CHECK (e <= 1e-6, "yvv sigma %g, %s (%d), carries in "
                       "segments of %d blocks: %.3g off the sequential filter "
                       "(rel L2 %.3g)", seg_sigmas[s], what, L, seg, e, l2);
           if (getenv ("GB_TEST_VERBOSE"))
-            printf ("yvrg segments of %d, sigma %g %s (%d): max %.3g, "
+            printf ("yvv segments of %d, sigma %g %s (%d): max %.3g, "
                     "L2 %.3g\n", seg, seg_sigmas[s], what, L, e, l2);
         }
   /* The GPU's single-precision blocks: within the GPU tests' bounds

@@ -137,7 +137,7 @@ gaussian_case (gb_algorithm a, double s, gb_border b, const tu_image *src,
                     border_names[b], s, what, err);
         }
     }
-  else if (used != GB_ALGO_YVRG_TWO_WAY   /* its centre moves with length */
+  else if (used != GB_ALGO_YVV_TWO_WAY   /* its centre moves with length */
            && wide_margin (a, s, (int) (10 * s) + 2, colour, src, &wide))
     {
       double rel, worst;
@@ -153,7 +153,7 @@ gaussian_case (gb_algorithm a, double s, gb_border b, const tu_image *src,
   if (tu_exact_gaussian_border (src, s, s, colour, ref))
     {
       const double err = max_diff_vs (&framed, ref);
-      const double limit = used == GB_ALGO_YVRG_TWO_WAY ? 0.05 : 0.02;
+      const double limit = used == GB_ALGO_YVV_TWO_WAY ? 0.05 : 0.02;
       TU_CHECK (err <= limit, "%s %s sigma %g %s: %.3g off the exact "
                 "Gaussian with that border (at most %g)",
                 gb_algorithm_name (a), border_names[b], s, what, err, limit);

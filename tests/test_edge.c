@@ -68,7 +68,10 @@ constant_and_sizes (void)
             return;
           tu_fill_constant (&src, 0.45f);
           gb_params p = edge_params ((gb_algorithm) a, 7.0, 30.0);
-          p.blocks_per_stripe = 3;
+          gb_research r;
+          gb_research_init (&r);
+          r.blocks_per_stripe = 3;
+          p.research = &r;
           blur (&p, &src, &out);
           double worst = 0;
           for (int y = 0; y < sizes[s].h; y++)
@@ -131,7 +134,10 @@ step_edge (void)
       if (tu_uses (a, GB_USES_RANGE_SIGMA))
         {
         gb_params p = edge_params ((gb_algorithm) a, 50.0, 20.0);
-        p.edge_interpolation = (gb_edge_interpolation) interp;
+        gb_research r;
+        gb_research_init (&r);
+        r.edge_interpolation = (gb_edge_interpolation) interp;
+        p.research = &r;
         blur (&p, &src, &out);
         const float *row = out.view.data + (size_t) (h / 2) * w * 3;
         double kept = 255.0 * (gb_srgb_from_linear (row[(w / 2) * 3])
@@ -167,12 +173,15 @@ c_against_a (void)
       for (int k = 0; k < 3; k++)
         {
           gb_params p = edge_params (GB_ALGO_EDGE_EXACT, sr[k][0], sr[k][1]);
+          gb_research r;
+          gb_research_init (&r);
+          p.research = &r;
           p.kappa = 2.0;
           blur (&p, &src, &a);
           p.algorithm = GB_ALGO_EDGE_PARTITIONED;
           for (int blocks = 4; blocks <= 16; blocks *= 4)
             {
-              p.blocks_per_stripe = blocks;
+              r.blocks_per_stripe = blocks;
               blur (&p, &src, &c);
               double mse = mse_perceptual (&a, &c);
               printf ("%s sigma %g range %g kappa 2, %d blocks: MSE(C, A) = "

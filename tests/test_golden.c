@@ -64,9 +64,12 @@ float_case (gb_algorithm a, double sx, double sy, int w, int h, int c,
       return 0;
     }
   gb_params p;
+  gb_research r;
   tu_params_cpu (&p, a, sx, sy);
+  gb_research_init (&r);
+  r.blocks_per_stripe = 8;
+  p.research = &r;
   p.range_sigma = 30.0;
-  p.blocks_per_stripe = 8;
   gb_status st = gb_blur (&p, &src.view, &out.view, NULL, NULL, NULL);
   if (st == GB_OK)
     summarise (out.view.data,
@@ -89,8 +92,11 @@ native_case (gb_algorithm a, double s, golden *g)
   uint64_t seed = 0xfeedfacecafebeefull;
   tu_fill_native (&f, area, sizeof area, &seed);
   gb_params p;
+  gb_research r;
   tu_params_cpu (&p, a, s, s);
-  p.blocks_per_stripe = 8;
+  gb_research_init (&r);
+  r.blocks_per_stripe = 8;
+  p.research = &r;
   tu_sink sink;
   gb_native_io io;
   tu_sink_init (&sink, &io, &f, area, w, h, 3, 4, 40, 25, out);

@@ -36,14 +36,17 @@ blur_with (const options *o, gb_backend backend, double sx, double sy,
            const tu_image *src, tu_image *out, gb_report *rep)
 {
   gb_params p;
+  gb_research r;
   gb_params_init (&p);
+  gb_research_init (&r);
+  p.research = &r;
   p.algorithm = o->algorithm;
   p.backend = backend;
   p.range_sigma = o->range_sigma;
-  p.blocks_per_stripe = o->blocks;
+  r.blocks_per_stripe = o->blocks;
   p.iterations = o->iterations;
-  p.edge_interpolation = o->interpolation;
-  p.taps = backend == GB_BACKEND_CUDA ? o->taps : GB_TAPS_TABLE;
+  r.edge_interpolation = o->interpolation;
+  r.taps = backend == GB_BACKEND_CUDA ? o->taps : GB_TAPS_TABLE;
   p.border = o->border;
   p.perceptual = o->perceptual;
   p.sigma_x = sx;
@@ -238,7 +241,7 @@ static void
 recursive_pairs (uint64_t *seed, int quick)
 {
   static const struct { gb_algorithm a; int w, h, pad; } psz[] = {
-    { GB_ALGO_YVRG, 1100, 1050, 3 }, { GB_ALGO_YVRG, 1088, 1152, 0 },
+    { GB_ALGO_YVV, 1100, 1050, 3 }, { GB_ALGO_YVV, 1088, 1152, 0 },
     { GB_ALGO_DERICHE, 600, 530, 1 }, { GB_ALGO_DERICHE, 544, 576, 0 } };
   static const double sig[][2] = { { 2.0, 7.0 }, { 40.0, 1.2 },
                                    { 300.0, 120.0 } };
@@ -279,7 +282,7 @@ recursive_pairs (uint64_t *seed, int quick)
           }
       for (int a = 0; a < 2; a++)
         {
-          options o = with_algorithm (a ? GB_ALGO_DERICHE : GB_ALGO_YVRG);
+          options o = with_algorithm (a ? GB_ALGO_DERICHE : GB_ALGO_YVV);
           o.blocks = 0;
           compare_one (&o, "pair photo", &big, 6.0, 25.0, 0);
         }
@@ -294,7 +297,7 @@ recursive_pairs (uint64_t *seed, int quick)
       tu_fill_random (&large, seed);
       for (int a = 0; a < 2; a++)
         {
-          options o = with_algorithm (a ? GB_ALGO_DERICHE : GB_ALGO_YVRG);
+          options o = with_algorithm (a ? GB_ALGO_DERICHE : GB_ALGO_YVV);
           o.blocks = 0;
           compare_one (&o, "pair large", &large, 9.0, 3.5, 0);
         }
@@ -311,7 +314,7 @@ cluster_cases (uint64_t *seed)
 {
   static const struct { int w, h, c; } csz[] = {
     { 512, 512, 1 }, { 512, 512, 4 }, { 300, 200, 3 }, { 950, 20, 1 } };
-  static const gb_algorithm algos[] = { GB_ALGO_YVRG, GB_ALGO_DERICHE };
+  static const gb_algorithm algos[] = { GB_ALGO_YVV, GB_ALGO_DERICHE };
   for (size_t a = 0; a < sizeof algos / sizeof algos[0]; a++)
     for (size_t z = 0; z < sizeof csz / sizeof csz[0]; z++)
       {

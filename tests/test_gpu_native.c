@@ -39,11 +39,14 @@ run_case (const native_case *k, uint64_t *seed)
   tu_fill_native (f, area, n_area * f->channels, seed);
   memset (gpu, 0xa5, n_out * bpp);
   gb_params p;
+  gb_research r;
   gb_params_init (&p);
+  gb_research_init (&r);
+  r.blocks_per_stripe = 4;   /* Algorithm C: the same blocks on both */
+  p.research = &r;
   p.algorithm = k->algorithm;
   p.sigma_x = k->sx;
   p.sigma_y = k->sy;
-  p.blocks_per_stripe = 4;   /* Algorithm C: the same blocks on both */
   p.border = k->border;
   gb_report rc, rg;
   tu_sink sc, sg;

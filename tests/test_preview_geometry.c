@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The preview's geometry (ui/preview-geometry.c): the visible part stays
+/* The preview's geometry (gimp2/ui/preview-geometry.c): the visible part stays
  * inside the selection's bounds and the widget, the scaled rectangles
  * line up with GEGL's scaled coordinates, the halo reaches as far as the
  * blur does except where the drawable ends, and the zoom levels step as
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "testutil.h"
-#include "../ui/preview-geometry.h"
+#include "../gimp2/ui/preview-geometry.h"
 
 static int
 inside (pv_rect a, pv_rect b)

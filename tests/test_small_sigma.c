@@ -116,14 +116,14 @@ mass_conserved (void)
         double tol = a == GB_ALGO_EDGE_PARTITIONED ? 0.03 : 2e-4;
         /* Past sigma 100 the two-way filter's q-fit ringing reaches
          * 4e-4 of the mass even far from its centre. */
-        if (a == GB_ALGO_YVRG_TWO_WAY && s > 100.0)
+        if (a == GB_ALGO_YVV_TWO_WAY && s > 100.0)
           tol = 1e-3;
         TU_CHECK (isfinite (mid) && isfinite (off), "%s sigma %g: not finite",
                   gb_algorithm_name (a), s);
         TU_CHECK (fabs (off - 1.0) <= tol,
                   "%s sigma %g: impulse off the centre sums to %.6f",
                   gb_algorithm_name (a), s, off);
-        if (a == GB_ALGO_YVRG_TWO_WAY && s >= GB_SIGMA_RECURSIVE_MIN)
+        if (a == GB_ALGO_YVV_TWO_WAY && s >= GB_SIGMA_RECURSIVE_MIN)
           {
             /* The paper's centre seed: measured 0.90 to 1.19 for sigma
              * 0.5 to 300; documented in the README. */
@@ -145,7 +145,7 @@ mass_conserved (void)
 static void
 tends_to_identity (void)
 {
-  static const gb_algorithm rec[] = { GB_ALGO_YVRG, GB_ALGO_YVRG_TWO_WAY,
+  static const gb_algorithm rec[] = { GB_ALGO_YVV, GB_ALGO_YVV_TWO_WAY,
                                       GB_ALGO_DERICHE };
   for (size_t i = 0; i < 3; i++)
     {
@@ -169,7 +169,7 @@ tends_to_identity (void)
 /* How far a step response leaves the input's range: 0 for the FIR (all
  * taps positive); for the recursive approximations the measured limits of
  * their constants, documented in the README: Deriche 1.2e-3 (ITK's
- * constants), edge-aware 2e-4, yvrg and two-way up to sigma 30 1e-6 (past
+ * constants), edge-aware 2e-4, yvv and two-way up to sigma 30 1e-6 (past
  * it the paper's q fit rings: 3e-4 at 100, 1.8 % at 300, 4.8 % at 1500). */
 static double
 overshoot_limit (gb_algorithm a, double sigma)

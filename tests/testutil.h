@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "gblur.h"
+#include "research.h"
 
 /* A test image owning its pixels, with optional row padding. */
 typedef struct

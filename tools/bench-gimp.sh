@@ -41,7 +41,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/cudablur-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 if [ $installed = 0 ]; then
   build=$(cd "${builddir:-$top/_build}" && pwd)
-  for b in plugin/cudablur tests/gimp/cudablur-test; do
+  for b in gimp2/cudablur tests/gimp/cudablur-test; do
     [ -x "$build/$b" ] || { echo "bench-gimp: $build/$b not built (make bench-gimp builds it)" >&2; exit 1; }
   done
   export GIMP2_DIRECTORY="$work/profile"
@@ -49,7 +49,7 @@ if [ $installed = 0 ]; then
   for d in brushes dynamics fonts gradients palettes patterns tool-presets; do
     mkdir -p "$GIMP2_DIRECTORY/$d"
   done
-  cp "$build/plugin/cudablur" "$build/tests/gimp/cudablur-test" \
+  cp "$build/gimp2/cudablur" "$build/tests/gimp/cudablur-test" \
      "$GIMP2_DIRECTORY/plug-ins/"
 fi
 scm=$top/tests/gimp/bench.scm

@@ -298,7 +298,7 @@ template <int SEG> constexpr int tile_floats = 32 * (SEG + 1);
  * the samples past it predicated off (move_part).  As loops to n and h
  * its loads went one at a time, and in the fused kernel the warp of a
  * line's last block held up its tile.  The tiled kernels keep the loops:
- * unrolled there (in batches of 16), yvrg's RGB row finals took 128
+ * unrolled there (in batches of 16), yvv's RGB row finals took 128
  * registers instead of 96 and Deriche's grey ones spilled.  So does the
  * fused kernel where it stages its blocks in shared memory. */
 template <int C, bool VERT, int SEG, bool PART_PADDED = false>

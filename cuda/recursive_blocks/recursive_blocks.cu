@@ -835,7 +835,7 @@ yvv_k_for (const gb_params *p, double sigma, int L, int SEG)
   gb_yvv_coeffs_make (sigma, &k.c);
   gb_yvv_block_make (&k.c, SEG, &k.full);
   gb_yvv_block_make (&k.c, L - (nb - 1) * SEG, &k.tail);
-  k.naive = p->naive_borders;
+  k.naive = gb_research_of (p)->naive_borders;
   k.segments = sigma <= GB_YVV_SEGMENT_MAX_SIGMA;
   return k;
 }
@@ -856,11 +856,11 @@ int
 gb_cuda_blocks_apply (const gb_params *p, double sigma, int vertical, int L,
                       int lines)
 {
-  if (p->blocks_per_stripe == 1 || L < 1)
+  if (gb_research_of (p)->blocks_per_stripe == 1 || L < 1)
     return 0;
-  if (p->algorithm == GB_ALGO_YVRG && !(sigma <= GB_YVV_BLOCK_MAX_SIGMA))
+  if (p->algorithm == GB_ALGO_YVV && !(sigma <= GB_YVV_BLOCK_MAX_SIGMA))
     return 0;
-  if (p->algorithm != GB_ALGO_YVRG && p->algorithm != GB_ALGO_DERICHE)
+  if (p->algorithm != GB_ALGO_YVV && p->algorithm != GB_ALGO_DERICHE)
     return 0;
   /* Short lines take one fused kernel, which needs no scratch; else the
    * table and the states must fit the scratch buffer, L floats a line. */
@@ -880,7 +880,7 @@ gb_cuda_blocks_run (const gb_params *p, double sigma, int vertical,
                     int h, int channels, cudaStream_t s)
 {
   const int L = vertical ? h : w;
-  const bool short_lines = p->algorithm == GB_ALGO_YVRG
+  const bool short_lines = p->algorithm == GB_ALGO_YVV
                            && yvv_short_fits (vertical, L,
                                               (vertical ? w : h) * channels);
   const int SEG = short_lines ? yvv_short::N : block_len (p->algorithm);

@@ -182,7 +182,7 @@ main (int argc, char **argv)
   const gboolean gaussian = !unchanged && edge == GB_BORDER_CLAMP
     && space == 0 && !babl_format_has_alpha (native)
     && !strcmp (argv[12], "-")
-    && (p.algorithm == GB_ALGO_FIR || p.algorithm == GB_ALGO_YVRG
+    && (p.algorithm == GB_ALGO_FIR || p.algorithm == GB_ALGO_YVV
         || p.algorithm == GB_ALGO_DERICHE);
   if (gaussian)
     {

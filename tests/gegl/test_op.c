@@ -292,7 +292,7 @@ check_extremes (void)
   static const struct { int algorithm; double sigma, range; int iterations;
                         double kappa; } c[] = {
     { GB_ALGO_DERICHE, GB_SIGMA_MAX, 50, 2, 2 },
-    { GB_ALGO_YVRG, GB_SIGMA_MAX, 50, 2, 2 },
+    { GB_ALGO_YVV, GB_SIGMA_MAX, 50, 2, 2 },
     { GB_ALGO_EDGE_EXACT, 300, 1e-300, GB_ITERATIONS_MAX, 2 },
     { GB_ALGO_EDGE_PARTITIONED, 50, GB_RANGE_SIGMA_MAX, 1, 0 },
     { GB_ALGO_EDGE_PARTITIONED, 50, 20, 3, GB_KAPPA_MAX },
@@ -445,7 +445,7 @@ main (int argc, char **argv)
     check_whole ("R'G'B' u8", a, 6.0, 6.0, GB_BORDER_CLAMP, 0, 0);
   check_whole ("RGBA float", GB_ALGO_DERICHE, 12.0, 3.0, GB_BORDER_CLAMP, 0, 0);
   check_whole ("Y u16", GB_ALGO_FIR, 2.5, 2.5, GB_BORDER_CLAMP, 0, 0);
-  check_whole ("Y'A u8", GB_ALGO_YVRG, 9.0, 9.0, GB_BORDER_CLAMP, 0, 0);
+  check_whole ("Y'A u8", GB_ALGO_YVV, 9.0, 9.0, GB_BORDER_CLAMP, 0, 0);
   check_whole ("R'G'B'A half", GB_ALGO_EDGE_EXACT, 20.0, 20.0,
                GB_BORDER_CLAMP, 0, 0);
   for (int b = GB_BORDER_NONE; b < GB_BORDER_COUNT; b++)

@@ -58,7 +58,7 @@
 
 #include "gblur.h"
 #include "preview-fidelity.h"
-#include "../../plugin/proc-status.h"
+#include "../../gimp2/proc-status.h"
 
 #define SNAPSHOT_PROC "plug-in-cudablur-test-snapshot"
 #define VERIFY_PROC "plug-in-cudablur-test-verify"

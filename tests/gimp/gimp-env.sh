@@ -18,7 +18,7 @@ done
 # catalogues and help pages beside the executable.
 plugin_dir="$GIMP2_DIRECTORY/plug-ins/cudablur"
 mkdir -p "$plugin_dir/help/en" || exit 99
-cp "$top_build/plugin/cudablur" "$plugin_dir/" || exit 99
+cp "$top_build/gimp2/cudablur" "$plugin_dir/" || exit 99
 cp "$srcdir/help/en/index.html" "$srcdir/help/en/gimp-help.xml" \
    "$plugin_dir/help/en/" || exit 99
 for lang in $(sed -e 's/#.*//' "$srcdir/po/LINGUAS"); do

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* A region's blur within the memory budget (bounded.h).  In bands the
+ * engine moves rectangles: the input's and the output's at the region's
+ * level, and an intermediate buffer of work-format floats that lives in
+ * GEGL's tiles, so that GEGL swaps it to disk beyond its tile cache.
+ * Each rectangle moves in parts on GEGL's threads, as op.c's rows do. */
+#define G_LOG_DOMAIN "cudablur"
+#include "config.h"
+
+#include <stdint.h>
+
+#include <gegl.h>
+
+#include "bounded.h"
+#include "op.h"
+
+typedef struct
+{
+  const cudablur_region *region;
+  GeglBuffer *scratch;
+  const Babl *scratch_format;
+} bands_io;
+
+/* One rectangle's rows, parted among GEGL's threads. */
+typedef struct
+{
+  GeglBuffer *buffer;
+  const Babl *format;
+  GeglRectangle rect;
+  gdouble scale;          /* reading */
+  gint level;             /* writing */
+  guchar *pixels;
+  gsize stride;
+  gboolean write;
+} rect_move;
+
+static void
+move_part (gsize offset, gsize rows, gpointer user)
+{
+  const rect_move *m = user;
+  const GeglRectangle r = { m->rect.x, m->rect.y + (gint) offset,
+                            m->rect.width, (gint) rows };
+  guchar *at = m->pixels + offset * m->stride;
+  if (m->write)
+    gegl_buffer_set (m->buffer, &r, m->level, m->format, at,
+                     (gint) m->stride);
+  else
+    gegl_buffer_get (m->buffer, &r, m->scale, m->format, at,
+                     (gint) m->stride, GEGL_ABYSS_CLAMP);
+}
+
+static gb_status
+move (rect_move *m)
+{
+  if (m->stride > G_MAXINT)
+    return GB_ERR_SIZE;
+  /* Starting a thread costs about 16384 pixels' worth of copying. */
+  gegl_parallel_distribute_range ((gsize) m->rect.height,
+                                  MAX (1.0, 16384.0 / MAX (m->rect.width, 1)),
+                                  move_part, m);
+  return GB_OK;
+}
+
+static gb_status
+read_area (void *user, int x, int y, int w, int h, void *dst, size_t stride)
+{
+  const bands_io *b = user;
+  const cudablur_region *r = b->region;
+  rect_move m = { r->input, r->format,
+                  { r->area.x + x, r->area.y + y, w, h },
+                  1.0 / (1 << r->level), 0, dst, stride, FALSE };
+  return move (&m);
+}
+
+static gb_status
+write_out (void *user, int x, int y, int w, int h, const void *src,
+           size_t stride)
+{
+  const bands_io *b = user;
+  const cudablur_region *r = b->region;
+  rect_move m = { r->output, r->format,
+                  { r->out.x + x, r->out.y + y, w, h }, 1.0, r->level,
+                  (guchar *) src, stride, TRUE };
+  return move (&m);
+}
+
+static gb_status
+scratch_make (void *user, int width, int height, int channels)
+{
+  bands_io *b = user;
+  b->scratch_format = babl_format_n (babl_type ("float"), channels);
+  b->scratch = gegl_buffer_new (GEGL_RECTANGLE (0, 0, width, height),
+                                b->scratch_format);
+  return b->scratch ? GB_OK : GB_ERR_NO_MEMORY;
+}
+
+static gb_status
+scratch_store (void *user, int x, int y, int w, int h, const void *src,
+               size_t stride)
+{
+  const bands_io *b = user;
+  rect_move m = { b->scratch, b->scratch_format, { x, y, w, h }, 1.0, 0,
+                  (guchar *) src, stride, TRUE };
+  return move (&m);
+}
+
+static gb_status
+scratch_load (void *user, int x, int y, int w, int h, void *dst,
+              size_t stride)
+{
+  const bands_io *b = user;
+  rect_move m = { b->scratch, b->scratch_format, { x, y, w, h }, 1.0, 0,
+                  dst, stride, FALSE };
+  return move (&m);
+}
+
+gb_status
+cudablur_blur_bounded (const gb_params *params, const gb_native_io *whole,
+                       const cudablur_region *region,
+                       cudablur_budget *budget, gb_progress_fn progress,
+                       void *user)
+{
+  const gboolean gpu = gb_backend_for (params, whole->width, whole->height)
+                       == GB_BACKEND_CUDA;
+  gboolean fits = gb_native_memory (params, whole) <= budget->host;
+  if (fits && gpu)
+    {
+      /* A cold device is not asked (that would start CUDA here rather
+       * than beside the read) where the blur needs little of it. */
+      const size_t device = gb_native_device_memory (params, whole);
+      if (budget->gpu_known || gb_gpu_context_alive ()
+          || device > ((size_t) 1 << 30))
+        fits = device <= cudablur_budget_gpu (budget);
+    }
+  if (fits)
+    return gb_blur_native (params, whole, progress, user, NULL);
+  g_debug ("%s: %dx%d: %.1f MB for the whole area, a budget of %.1f MB: "
+           "in bands", CUDABLUR_OP_NAME, whole->width, whole->height,
+           gb_native_memory (params, whole) / 1048576.0,
+           budget->host / 1048576.0);
+
+  bands_io b = { region, NULL, NULL };
+  const gb_banded_io io = { whole->format, whole->width, whole->height,
+                            whole->out_x, whole->out_y, whole->out_width,
+                            whole->out_height, read_area, write_out,
+                            scratch_make, scratch_store, scratch_load, &b };
+  gb_report report;
+  const gb_status st = gb_blur_banded (params, &io, budget->host,
+                                       gpu ? cudablur_budget_gpu (budget)
+                                           : SIZE_MAX,
+                                       progress, user, &report);
+  if (b.scratch)
+    g_object_unref (b.scratch);
+  /* G_MESSAGES_DEBUG=cudablur shows it (and the tests count it). */
+  g_debug ("%s: %d bands and strips within %.1f MB: %s", CUDABLUR_OP_NAME,
+           report.bands, budget->host / 1048576.0, report.reason);
+  return st;
+}

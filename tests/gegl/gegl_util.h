@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Helpers for the programs that run the operation in real GEGL: the
+ * build's module put where GEGL loads it, photographs as layers, and the
+ * process's memory. */
+#ifndef CUDABLUR_TESTS_GEGL_UTIL_H
+#define CUDABLUR_TESTS_GEGL_UTIL_H
+
+#include <gegl.h>
+
+/* The build's module (GEGL_MODULE_DIR/cudablur.so) as the user's own
+ * copy (XDG_DATA_HOME/gegl-0.4/plug-ins), which wins over one installed
+ * for the system; call before gegl_init.  Returns the folder to give to
+ * gu_module_remove after gegl_exit. */
+gchar *gu_module_as_users (void);
+void gu_module_remove (gchar *home);
+
+/* gegl_init, and whether the operation and `more` (a NULL-terminated
+ * list of operations the caller needs) are found; prints what is
+ * missing. */
+gboolean gu_init (int *argc, char ***argv, const char *program,
+                  const char *more, ...);
+
+/* A photograph from tests/data scaled to w x h into a buffer of
+ * `format` (GIMP holds an 8-bit RGB layer as "R'G'B' u8"). */
+GeglBuffer *gu_layer (const char *photo, int w, int h, const Babl *format);
+
+/* Resident memory now and at its peak (VmRSS, VmHWM), in MB, and a reset
+ * of the peak to now (FALSE where the kernel does not allow it). */
+double gu_rss_mb (void);
+double gu_peak_mb (void);
+gboolean gu_peak_reset (void);
+
+#endif

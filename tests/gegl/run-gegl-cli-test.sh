@@ -54,4 +54,27 @@ case_ edge-aware "$data/astronaut.ppm" edge.png "5 6 6 30 3 2 0 0 -" -- \
 case_ perceptual-white "$data/coffee.ppm" white.png "2 12 12 50 2 2 3 1 -" -- \
   std-dev-x=12 std-dev-y=12 algorithm=yvrg edge-mode=white \
   blur-space=perceptual device=cpu
+# `-o OUT.png` writes 16 bits per channel, as the README says; its other
+# form ends the chain with the saver and writes 8 (checked as above).
+if command -v identify >/dev/null 2>&1; then
+  depth=$(identify -format %z "$tmp/deriche.png" 2>/dev/null)
+  [ "$depth" = 16 ] || { echo "FAIL: gegl -o wrote $depth bits per channel, not 16"; fail=1; }
+fi
+out=$tmp/saver8.png
+printf 'not written' >"$out"
+if ! gegl "$data/coffee.ppm" -- cudablur:gaussian-blur std-dev-x=8 std-dev-y=8 \
+       algorithm=deriche device=cpu gegl:png-save path="$out" bitdepth=8 \
+       >"$tmp/saver8.log" 2>&1; then
+  echo "FAIL: gegl saver8: gegl exited with an error: $(tail -n 3 "$tmp/saver8.log")"
+  fail=1
+elif grep -v "$at_exit" "$tmp/saver8.log" | grep -qi 'cudablur\|warning\|critical\|error'; then
+  echo "FAIL: gegl saver8: $(grep -v "$at_exit" "$tmp/saver8.log" | head -n 3)"
+  fail=1
+else
+  "$check" gegl-saver8 "$data/coffee.ppm" "$out" 4 8 8 50 2 2 0 0 - || fail=1
+  if command -v identify >/dev/null 2>&1; then
+    depth=$(identify -format %z "$out" 2>/dev/null)
+    [ "$depth" = 8 ] || { echo "FAIL: gegl's png-save bitdepth=8 wrote $depth bits per channel"; fail=1; }
+  fi
+fi
 exit $fail

@@ -9,8 +9,10 @@
 # forky too.  A release other than this system's is built in its root of
 # tools/gimp3-root.sh.  The CUDA backend is built in when nvcc is found (on
 # the PATH or in /usr/local/cuda/bin, which is bound into the root), for
-# CUDA_ARCHS (default "75 80 86 89 90").  Each package is checked with
-# lintian: an error fails the build.  Needs root for the roots.
+# CUDA_ARCHS (default "75 80 86 89 90").  DIST=TARBALL builds from that
+# tarball of `make dist` (as a release is) instead of the tree.  Each
+# package is checked with lintian: an error fails the build.  Needs root
+# for the roots.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -23,10 +25,15 @@ ac_version=$(sed -n 's/^AC_INIT(\[gimp-cudablur\], \[\([^]]*\)\].*/\1/p' configu
   echo "build-deb: debian/changelog says $version, configure.ac $ac_version" >&2
   exit 1; }
 
-# The tree as git knows it (or this unpacked tarball), without build trees.
+# $DIST's files, or the tree as git knows it (or this unpacked tarball),
+# without build trees.
+dist=
+[ -z "${DIST:-}" ] || dist=$(cd "$(dirname "$DIST")" && pwd)/$(basename "$DIST")
 copy_tree () {
   rm -rf "$1" && mkdir -p "$1"
-  if git rev-parse --git-dir >/dev/null 2>&1; then
+  if [ -n "$dist" ]; then
+    tar -xzf "$dist" -C "$1" --strip-components=1
+  elif git rev-parse --git-dir >/dev/null 2>&1; then
     git ls-files -z --cached --others --exclude-standard \
       | tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$1"
   else
@@ -44,7 +51,7 @@ for release in "$@"; do
   esac
   out=$top/_deb/$release
   src=$out/gimp-cudablur-$version
-  echo "build-deb: $release, gimp-cudablur $version+$suffix, in $out"
+  echo "build-deb: $release, gimp-cudablur $version+$suffix, in $out${dist:+, from $(basename "$dist")}"
   rm -rf "$out"
   copy_tree "$src"
   # The release's own version, so the two packages never share one.

@@ -2,13 +2,18 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The whole test suite, as CI runs it (through .ci/run), on Debian 12, 13
 # or forky: installs what is missing, then
-#   1. the normal build (the CUDA backend too when nvcc is found): every
-#      test -- engine, GPU tests (they skip without a GPU), the GIMP tests
-#      of the GIMP installed here (2.10: batch, fuzz and dialog tests,
-#      translations; 3.N: batch and filter tool), the GEGL operation and
-#      the gegl program -- and `make distcheck` (its build for one GPU
-#      architecture);
-#   2. a build without CUDA, what most users build: `make check`;
+#   1. the normal build (the CUDA backend too when nvcc is found, for
+#      the five GPU architectures of a release): every test -- engine,
+#      GPU tests (they skip without a GPU), the GIMP tests of the GIMP
+#      installed here (2.10: batch, fuzz and dialog tests, translations;
+#      3.N: batch and filter tool), the GEGL operation and the gegl
+#      program;
+#   2. `make distcheck` of that tree's tarball built without CUDA, what
+#      most users build: its `make check` runs what may differ without
+#      the CUDA backend (engine, GIMP batch tests, the operation) and
+#      skips the GUI suites and the GIMP 2.10 suites of code that is the
+#      same in both builds (CUDABLUR_REPEAT_TESTS: PDB fuzz, blur-file.sh,
+#      table check), which ran in 1.;
 #   3. the engine and its tests under AddressSanitizer and
 #      UndefinedBehaviorSanitizer;
 #   4. GIMP 3 in roots made with debootstrap (tools/gimp3-root.sh) of the
@@ -16,19 +21,21 @@
 #      the GEGL operation and the GIMP 3 procedures built without CUDA and
 #      tested in real GIMP 3: `make check`;
 #   5. the Debian packages: this release's, and Debian 13's and forky's
-#      in those roots (tools/build-deb.sh; for one GPU architecture, as
-#      the normal build has built the CUDA files for five), each
-#      installed, run and purged in a fresh root of its release; in forky
-#      Debian 13's package first, what a user who upgrades has, then
-#      forky's over it (tools/test-deb.sh).
+#      in those roots, built from 2.'s tarball (tools/build-deb.sh; with
+#      CUDA where nvcc compiles, for one GPU architecture, as the normal
+#      build has built the CUDA files for five: this is the tarball's
+#      build with CUDA), each installed, run and purged in a fresh root
+#      of its release; in forky Debian 13's package first, what a user
+#      who upgrades has, then forky's over it (tools/test-deb.sh).
 #   tools/test.sh [STEP...]    (default: 1 2 3 4 5)
-# Build trees go to _build/, _build-nocuda/, _build-sanitize/ and, in the
-# roots, _build-gimp3/ and _build-gimp3-forky/; the packages and their
-# roots to _deb/.
+# Build trees go to _build/ (2.'s inside it, removed when it passes),
+# _build-sanitize/ and, in the roots, _build-gimp3/ and
+# _build-gimp3-forky/; the packages and their roots to _deb/.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 steps=${*:-1 2 3 4 5}
+dist=
 ./tools/deps.sh
 ./autogen.sh >/dev/null
 jobs=$(nproc)
@@ -50,10 +57,10 @@ check () {
   make -j"$jobs" check || { cat test-suite.log; exit 1; }
 }
 
-# The dist tarball's build and the packages' builds (5.) compile the CUDA
-# files for one GPU architecture, as well as five do for what is tested
-# (1.): the build machine's GPU's where it has one from 7.5 to 9.0 (newer
-# ones run 9.0's PTX), else 9.0.
+# The packages' builds (5.) compile the CUDA files for one GPU
+# architecture, as well as five do for what is tested (1.): the build
+# machine's GPU's where it has one from 7.5 to 9.0 (newer ones run 9.0's
+# PTX), else 9.0.
 arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null \
        | head -n 1 | tr -d ' .')
 case $arch in
@@ -66,22 +73,21 @@ if step "1/5 normal build"; then
   ../configure
   make -j"$jobs"
   check
-  # The GUI suites (dialog, quit, filter tool) ran above on the same
-  # sources; the tarball's build and the build without CUDA skip them.
-  CUDABLUR_GUI_TESTS=skip make -j"$jobs" distcheck \
-    DISTCHECK_CONFIGURE_FLAGS="CUDA_ARCHS=$arch" || {
+  cd "$top"
+fi
+
+if step "2/5 make distcheck, the tarball built without CUDA"; then
+  [ -f _build/Makefile ] || { mkdir -p _build && cd _build && ../configure --without-cuda && cd "$top"; }
+  cd _build
+  # The GUI suites (dialog, quit, filter tool) and those of the same code
+  # on the same GIMP ran in 1.
+  CUDABLUR_GUI_TESTS=skip CUDABLUR_REPEAT_TESTS=skip make -j"$jobs" distcheck \
+    DISTCHECK_CONFIGURE_FLAGS="--without-cuda" || {
     # A failed distcheck leaves its tree; its tests' log is in there.
     find . -path '*/_build/sub/test-suite.log' -exec cat {} +
     exit 1
   }
-  cd "$top"
-fi
-
-if step "2/5 build without CUDA"; then
-  rm -rf _build-nocuda && mkdir _build-nocuda && cd _build-nocuda
-  ../configure --without-cuda
-  make -j"$jobs"
-  (CUDABLUR_GUI_TESTS=skip; export CUDABLUR_GUI_TESTS; check)
+  dist=$top/_build/$(ls gimp-cudablur-*.tar.gz)
   cd "$top"
 fi
 
@@ -115,7 +121,8 @@ if step "5/5 Debian packages, installed in fresh roots"; then
   for release in bookworm trixie forky; do
     case " $here $roots " in *" $release "*) releases="$releases $release" ;; esac
   done
-  CUDA_ARCHS=$arch ./tools/build-deb.sh $releases
+  # From 2.'s tarball where 2. ran, else from the tree.
+  DIST=$dist CUDA_ARCHS=$arch ./tools/build-deb.sh $releases
   debs=
   trixie_deb=
   for release in $releases; do

@@ -10,7 +10,7 @@
 #   BUILD=DIR [PHOTO=FILE] [SIZE=WxH] tools/bench-gimp3-gui.sh [FILTER...]
 # DIR holds gegl/cudablur.so and gimp3/cudablur (a build tree; default
 # _build-gimp3).  FILTER: the algorithms' names and "gimp" (default all).
-# Needs gimp-3.0, xvfb-run, dbus-run-session, xdotool, ImageMagick and
+# Needs gimp-3.N, xvfb-run, dbus-run-session, xdotool, ImageMagick and
 # python3 with GObject introspection (Gdk 3, Gio): tools/gimp3-root.sh's
 # root has them.  The screenshots go to ARTEFACTS (default
 # tests/artefacts/bench-gui in the build tree).
@@ -27,7 +27,9 @@ export HOME="$tmp/home" LC_ALL=C.UTF-8 LANGUAGE=en
 mkdir -p "$GIMP3_DIRECTORY/plug-ins/cudablur" "$XDG_DATA_HOME/gegl-0.4/plug-ins" "$HOME"
 cp "$build/gimp3/cudablur" "$GIMP3_DIRECTORY/plug-ins/cudablur/"
 cp "$build/gegl/cudablur.so" "$XDG_DATA_HOME/gegl-0.4/plug-ins/"
-version=$(gimp-3.0 --version | awk '{ print $NF }')
+gimp=$("$top/tools/gimp3-program.sh" gimp) || { echo "no gimp-3.N installed" >&2; exit 1; }
+export GIMP_PROGRAM="$gimp"
+version=$("$gimp" --version | awk '{ print $NF }')
 printf '(show-welcome-dialog no)\n(config-version "%s")\n' "$version" \
   >"$GIMP3_DIRECTORY/gimprc"
 printf '(single-window-mode no)\n' >"$GIMP3_DIRECTORY/sessionrc"

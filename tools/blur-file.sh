@@ -18,7 +18,9 @@
 #   -d, --device D         auto, cuda or cpu, or 0-2 [auto]
 #   -o, --out-dir DIR      write each IN as DIR/its file name
 #       --gimp V           2.10 or 3: which GIMP runs the blur [3 where
-#                          gimp-console-3.0 is installed, else 2.10]
+#                          a GIMP 3 is installed (gimp-console-3.N, the
+#                          newest of the first folder on PATH that has
+#                          one), else 2.10]
 #   -h, --help
 #
 # The file's active layer (GIMP 3: its selected layers) is blurred, within
@@ -104,13 +106,19 @@ else
   count=1
 fi
 
+# GIMP 3.N's console, first on PATH: GIMP 3.0 has gimp-console-3.0, 3.2
+# gimp-console-3.2.
+gimp3=$(IFS=:
+  for dir in $PATH; do
+    newest=$(ls -d "${dir:-.}"/gimp-console-3.[0-9]* 2>/dev/null | sort -V | tail -n 1)
+    [ -n "$newest" ] && [ -x "$newest" ] && { echo "$newest"; break; }
+  done
+  :)
 if [ -z "$gimp_version" ]; then
-  if command -v gimp-console-3.0 >/dev/null 2>&1; then gimp_version=3
-  else gimp_version=2; fi
+  if [ -n "$gimp3" ]; then gimp_version=3; else gimp_version=2; fi
 fi
 case $gimp_version in
-  3) command -v gimp-console-3.0 >/dev/null 2>&1 \
-       || die "GIMP 3 (gimp-console-3.0) is not installed" ;;
+  3) [ -n "$gimp3" ] || die "GIMP 3 (gimp-console-3.N) is not installed" ;;
   *) command -v gimp >/dev/null 2>&1 || die "GIMP 2.10 (gimp) is not installed" ;;
 esac
 
@@ -138,14 +146,16 @@ loop="
         (gimp-message (string-append \"cudablur-failed \" (car job)))))
   '($jobs))"
 if [ "$gimp_version" = 3 ]; then
-  gimp-console-3.0 -i -d -f --quit --batch-interpreter=plug-in-script-fu-eval -b "
+  "$gimp3" -i -d -f --quit --batch-interpreter=plug-in-script-fu-eval -b "
 $common
 (define (cudablur-one in out)
   (let* ((img (car (gimp-file-load RUN-NONINTERACTIVE in)))
          (dev (car (plug-in-cudablur
-                     RUN-NONINTERACTIVE img
-                     (car (gimp-image-get-selected-drawables img))
-                     $algo $sx $sy $range $iterations $kappa $device))))
+                     #:run-mode RUN-NONINTERACTIVE #:image img
+                     #:drawables (car (gimp-image-get-selected-drawables img))
+                     #:algorithm $algo #:std-dev-x $sx #:std-dev-y $sy
+                     #:range-sigma $range #:iterations $iterations
+                     #:kappa $kappa #:device $device))))
     (if (cudablur-no-alpha? out)
         (gimp-image-flatten img)
         (if (> (vector-length (car (gimp-image-get-layers img))) 1)

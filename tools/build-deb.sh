@@ -1,30 +1,39 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Builds the Debian packages from this tree into _deb/RELEASE/:
-#   tools/build-deb.sh [bookworm|trixie]...
-# bookworm (Debian 12): the GIMP 2.10 plug-in; trixie (Debian 13): GIMP 3's
-# procedures and the GEGL operation.  Without arguments, the release of
-# this system and, on Debian 12, trixie too, in the Debian 13 root of
+#   tools/build-deb.sh [bookworm|trixie|forky]...
+# bookworm (Debian 12, +deb12): the GIMP 2.10 plug-in; trixie (Debian 13,
+# +deb13, GIMP 3.0) and forky (Debian testing, to be Debian 14: +deb14,
+# GIMP 3.2): GIMP 3's procedures and the GEGL operation.  Without
+# arguments, the release of this system and, on Debian 12, trixie and
+# forky too.  A release other than this system's is built in its root of
 # tools/gimp3-root.sh.  The CUDA backend is built in when nvcc is found (on
 # the PATH or in /usr/local/cuda/bin, which is bound into the root), for
-# CUDA_ARCHS (default "75 80 86 89 90").  Each package is checked with
-# lintian: an error fails the build.  Needs root for the Debian 13 root.
+# CUDA_ARCHS (default "75 80 86 89 90").  DIST=TARBALL builds from that
+# tarball of `make dist` (as a release is) instead of the tree.  Each
+# package is checked with lintian: an error fails the build.  Needs root
+# for the roots.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 . /etc/os-release
 here=${VERSION_CODENAME:-bookworm}
-[ $# -gt 0 ] || { set -- "$here"; [ "$here" != bookworm ] || set -- bookworm trixie; }
+[ $# -gt 0 ] || { set -- "$here"; [ "$here" != bookworm ] || set -- bookworm trixie forky; }
 version=$(dpkg-parsechangelog -l debian/changelog -S Version)
 ac_version=$(sed -n 's/^AC_INIT(\[gimp-cudablur\], \[\([^]]*\)\].*/\1/p' configure.ac)
 [ "$version" = "$ac_version" ] || {
   echo "build-deb: debian/changelog says $version, configure.ac $ac_version" >&2
   exit 1; }
 
-# The tree as git knows it (or this unpacked tarball), without build trees.
+# $DIST's files, or the tree as git knows it (or this unpacked tarball),
+# without build trees.
+dist=
+[ -z "${DIST:-}" ] || dist=$(cd "$(dirname "$DIST")" && pwd)/$(basename "$DIST")
 copy_tree () {
   rm -rf "$1" && mkdir -p "$1"
-  if git rev-parse --git-dir >/dev/null 2>&1; then
+  if [ -n "$dist" ]; then
+    tar -xzf "$dist" -C "$1" --strip-components=1
+  elif git rev-parse --git-dir >/dev/null 2>&1; then
     git ls-files -z --cached --others --exclude-standard \
       | tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$1"
   else
@@ -37,11 +46,12 @@ for release in "$@"; do
   case $release in
     bookworm) suffix=deb12 ;;
     trixie) suffix=deb13 ;;
-    *) echo "build-deb: unknown release $release (bookworm, trixie)" >&2; exit 2 ;;
+    forky) suffix=deb14 ;;
+    *) echo "build-deb: unknown release $release (bookworm, trixie, forky)" >&2; exit 2 ;;
   esac
   out=$top/_deb/$release
   src=$out/gimp-cudablur-$version
-  echo "build-deb: $release, gimp-cudablur $version+$suffix, in $out"
+  echo "build-deb: $release, gimp-cudablur $version+$suffix, in $out${dist:+, from $(basename "$dist")}"
   rm -rf "$out"
   copy_tree "$src"
   # The release's own version, so the two packages never share one.
@@ -53,9 +63,10 @@ for release in "$@"; do
   build="cd '${src#$top/}' && DEB_BUILD_OPTIONS=nocheck${CUDA_ARCHS:+ CUDA_ARCHS='$CUDA_ARCHS'} dpkg-buildpackage -b -us -uc"
   if [ "$release" = "$here" ]; then
     (cd "$top" && sh -c "$build") >"$out/build.log" 2>&1
-  elif [ "$release" = trixie ]; then
-    ./tools/gimp3-root.sh
-    CUDABLUR_ROOT_CUDA=1 ./tools/gimp3-chroot.sh "$top/_gimp3-root" sh -c "cd /src && $build" \
+  elif [ "$release" != bookworm ]; then
+    ./tools/gimp3-root.sh "$release" >"$out/root.log" \
+      || { cat "$out/root.log"; exit 1; }
+    CUDABLUR_ROOT_CUDA=1 ./tools/gimp3-chroot.sh "$release" sh -c "cd /src && $build" \
       >"$out/build.log" 2>&1
   else
     echo "build-deb: $release can be built on $release only" >&2; exit 2

@@ -4,11 +4,17 @@
 # test's) with /proc, /dev and the source tree (as /src) bound into it;
 # unbinds them after.  With CUDABLUR_ROOT_CUDA=1, /usr/local/cuda too
 # (nvcc, for building the CUDA backend there).
-#   tools/gimp3-chroot.sh ROOT COMMAND...
+#   tools/gimp3-chroot.sh ROOT|RELEASE COMMAND...
+# RELEASE (trixie, forky) names tools/gimp3-root.sh's root of that release.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-root=$1
+case $1 in
+  trixie) root=$top/_gimp3-root ;;
+  forky) root=$top/_gimp3-root-$1 ;;
+  *) root=$1 ;;
+esac
 shift
+[ -x "$root/bin/sh" ] || { echo "gimp3-chroot: $root is not a Debian root" >&2; exit 2; }
 mkdir -p "$root/proc" "$root/dev" "$root/src"
 cleanup () {
   for m in "$root/usr/local/cuda" "$root/src" "$root/dev/pts" "$root/dev" "$root/proc"; do

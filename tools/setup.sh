@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Set-up on Debian 12 (GIMP 2.10) or Debian 13 (GIMP 3): installs what is
-# missing, builds in _build/, installs into your own folders (GIMP 2.10's
-# plug-in folder; GIMP 3's plug-in folder and GEGL's module folder) and
-# runs the main job: a Gaussian blur of a real photograph through GIMP in
-# batch mode.
+# Set-up on Debian 12 (GIMP 2.10) or Debian 13 and later (GIMP 3.0, 3.2):
+# installs what is missing, builds in _build/, installs into your own
+# folders (GIMP 2.10's plug-in folder; the plug-in folder of the GIMP 3.N
+# that is installed and GEGL's module folder) and runs the main job: a
+# Gaussian blur of a real photograph through GIMP in batch mode.
 set -e
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -22,15 +22,18 @@ make install
 photo=/usr/lib/python3/dist-packages/skimage/data/astronaut.png
 [ -f "$photo" ] || photo="$top/tests/data/astronaut.ppm"
 out="$top/_build/astronaut-blurred.png"
-if command -v gimp-console-3.0 >/dev/null 2>&1; then
-  echo "installed for GIMP 3: the operation in" \
-    "${XDG_DATA_HOME:-$HOME/.local/share}/gegl-0.4/plug-ins," \
-    "the procedures in ${GIMP3_DIRECTORY:-$HOME/.config/GIMP/3.0}/plug-ins/cudablur"
-  gimp-console-3.0 -i --quit --batch-interpreter=plug-in-script-fu-eval -b "
+# Where make install put each front end, as configure chose.
+installed () { sed -n "s/^$1 = //p" "$top/_build/Makefile"; }
+gimp3=$("$top/tools/gimp3-program.sh" gimp-console) || gimp3=
+if [ -n "$gimp3" ] && [ -n "$(installed gimp3plugindir)" ]; then
+  echo "installed for GIMP ${gimp3##*-}: the operation in" \
+    "$(installed geglmoduledir), the procedures in $(installed gimp3plugindir)"
+  "$gimp3" -i --quit --batch-interpreter=plug-in-script-fu-eval -b "
     (let* ((img (car (gimp-file-load RUN-NONINTERACTIVE \"$photo\")))
            (d (vector-ref (car (gimp-image-get-selected-drawables img)) 0))
-           (device (car (plug-in-cudablur RUN-NONINTERACTIVE img (vector d)
-                                          0 8.0 8.0 50.0 2 2.0 0))))
+           (device (car (plug-in-cudablur #:run-mode RUN-NONINTERACTIVE
+                                          #:image img #:drawables (vector d)
+                                          #:std-dev-x 8.0 #:std-dev-y 8.0))))
       (gimp-file-save RUN-NONINTERACTIVE img \"$out\")
       (gimp-message (string-append \"cudablur-setup: blurred on the \"
                                    (if (= device 1) \"GPU\" \"CPU\"))))" \
@@ -39,9 +42,12 @@ if command -v gimp-console-3.0 >/dev/null 2>&1; then
     || { tail -n 20 "$top/_build/setup-gimp3.log"; exit 1; }
   [ -s "$out" ] || { echo "GIMP 3 wrote no $out"; exit 1; }
   echo "wrote $out"
-  echo "Open an image in GIMP 3: Filters > Blur > CUDA Gaussian Blur..."
-else
-  echo "installed the plug-in into ${GIMP2_DIRECTORY:-$HOME/.config/GIMP/2.10}/plug-ins/cudablur"
-  "$top/tools/blur-file.sh" --sigma 8 "$photo" "$out"
+  echo "Open an image in GIMP ${gimp3##*-}: Filters > Blur > CUDA Gaussian Blur..."
+elif [ -n "$(installed plugindir)" ]; then
+  echo "installed for GIMP 2.10: the plug-in in $(installed plugindir)"
+  "$top/tools/blur-file.sh" --gimp 2.10 --sigma 8 "$photo" "$out"
   echo "Open it in GIMP with Filters > Blur > CUDA Gaussian Blur..."
+else
+  echo "setup: built no front end for an installed GIMP (see _build/config.log)" >&2
+  exit 1
 fi

@@ -40,8 +40,10 @@
         (list "ours-op-cpu" (op-call "cudablur:gaussian-blur" "device" "cpu"))
         (list "ours-plug-in"
               (lambda (img d sigma)
-                (plug-in-cudablur RUN-NONINTERACTIVE img (vector d) 0
-                                  sigma sigma 50.0 2 2.0 0)))
+                (plug-in-cudablur #:run-mode RUN-NONINTERACTIVE #:image img
+                                  #:drawables (vector d) #:algorithm 0
+                                  #:std-dev-x sigma #:std-dev-y sigma
+                                  #:device 0)))
         (list "gimp-gaussian-blur" (op-call "gegl:gaussian-blur"))
         (list "floor-invert-gamma"
               (lambda (img d sigma)

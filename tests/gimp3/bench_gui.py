@@ -259,7 +259,8 @@ def main():
     photo, out = sys.argv[1], sys.argv[2]
     filters = sys.argv[3:] or ALGORITHMS + ["gimp"]
     log = os.environ.get("CUDABLUR_OP_LOG", "")
-    gimp = subprocess.Popen(["gimp-3.0", "-n", "--no-splash", photo],
+    program = os.environ.get("GIMP_PROGRAM", "gimp-3.0")
+    gimp = subprocess.Popen([program, "-n", "--no-splash", photo],
                             stdout=open(os.path.join(out, "gimp.log"), "w"),
                             stderr=subprocess.STDOUT)
     stem = os.path.splitext(os.path.basename(photo))[0]

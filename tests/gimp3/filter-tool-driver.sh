@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Inside Xvfb (run-filter-tool-test.sh): GIMP 3's GUI opens PHOTO, in the
-# language of the environment, and the filter is opened as a user finds
+# Inside Xvfb (run-filter-tool-test.sh): GIMP 3's GUI (GIMP: the path of
+# its gimp-3.N) opens PHOTO, in the language of the environment, and the filter is opened as a user finds
 # it: Filters > Blur by the menus' mnemonics (KEYS, e.g. "r w Right c":
 # Alt+the first, then each other key, the Blur menu taken before the
 # last), else GIMP's action search ("/", then "cudablur").  Then the
@@ -9,7 +9,7 @@
 # dialog shown, an edge-aware algorithm chosen and left again, Device set
 # to CUDA, the Algorithm tooltip shown, the algorithm list open; OK
 # applies it, Undo takes it back and GIMP is quit.
-#   filter-tool-driver.sh PHOTO ARTEFACTS LOG KEYS
+#   filter-tool-driver.sh GIMP PHOTO ARTEFACTS LOG KEYS
 # Writes into ARTEFACTS: gimp3-before.png, gimp3-blur-menu.png,
 # gimp3-filter-tool.png (the canvas), gimp3-filter-tool-dialog.png,
 # gimp3-algorithm-list.png, gimp3-edge-aware.png, gimp3-edge-aware-left.png,
@@ -18,8 +18,8 @@
 # opened, its window's name, and its height before, with and after the
 # edge-aware rows); exits 1 when a window does not appear.
 set -u
-photo=$1 art=$2 log=$3 keys=$4
-gimp-3.0 -n --no-splash "$photo" >"$log" 2>&1 &
+gimp_program=$1 photo=$2 art=$3 log=$4 keys=$5
+"$gimp_program" -n --no-splash "$photo" >"$log" 2>&1 &
 gimp=$!
 
 # A visible window whose name matches, waited for up to $2 seconds.
@@ -40,13 +40,23 @@ shot () {
 }
 
 finish () {
+  # Cancel the tool through its dialog, as a user does, then quit.
+  [ -z "${dlg:-}" ] || xdotool windowfocus "$dlg" 2>/dev/null
   xdotool key --clearmodifiers Escape 2>/dev/null
   sleep 1
   w=$(window "$stem" 2)
   [ -n "$w" ] && xdotool windowfocus "$w" 2>/dev/null && xdotool key ctrl+q
+  # GIMP 3.2 then says the image has unsaved changes, after its own
+  # filters' tool as well: discard them (Ctrl+D, as its dialog says).
+  q=$(window "Quit GIMP|GIMP beenden" 5) && xdotool windowfocus "$q" 2>/dev/null \
+    && xdotool key ctrl+d
   n=0
   while kill -0 "$gimp" 2>/dev/null && [ "$n" -lt 30 ]; do sleep 1; n=$((n + 1)); done
-  kill "$gimp" 2>/dev/null
+  if kill -0 "$gimp" 2>/dev/null; then
+    import -window root "$art/gimp3-no-quit.png" 2>/dev/null
+    echo "GIMP 3 did not quit: $art/gimp3-no-quit.png"
+    kill "$gimp" 2>/dev/null
+  fi
   exit "$1"
 }
 

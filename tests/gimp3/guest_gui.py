@@ -34,7 +34,8 @@ def quit(gimp, img):
 
 
 def start(photo, out):
-    gimp = subprocess.Popen(["gimp-3.0", "-n", "--no-splash", photo],
+    program = os.environ.get("GIMP_PROGRAM", "gimp-3.0")
+    gimp = subprocess.Popen([program, "-n", "--no-splash", photo],
                             stdout=open(os.path.join(out, "gimp.log"), "w"),
                             stderr=subprocess.STDOUT)
     stem = os.path.splitext(os.path.basename(photo))[0]

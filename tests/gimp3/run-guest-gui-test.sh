@@ -19,7 +19,9 @@ set -u
 : "${srcdir:=.}"
 : "${builddir:=.}"
 [ "${CUDABLUR_GUI_TESTS:-}" = skip ] && { echo "GUI tests skipped"; exit 77; }
-for cmd in gimp-3.0 xvfb-run dbus-run-session xdotool import convert python3; do
+gimp=$("$srcdir/tools/gimp3-program.sh" gimp) \
+  || { echo "no gimp-3.N installed: skipped"; exit 77; }
+for cmd in xvfb-run dbus-run-session xdotool import convert python3; do
   command -v $cmd >/dev/null 2>&1 || { echo "$cmd not installed: skipped"; exit 77; }
 done
 python3 -c 'import gi; gi.require_version("Gdk", "3.0"); from gi.repository import Gdk, Gio' \
@@ -37,7 +39,8 @@ mkdir -p "$GIMP3_DIRECTORY/plug-ins/cudablur" "$XDG_DATA_HOME/gegl-0.4/plug-ins"
   "$HOME" "$tmp/redraw" "$tmp/failure" || exit 99
 cp "$top_build/gimp3/cudablur" "$GIMP3_DIRECTORY/plug-ins/cudablur/" || exit 99
 cp "$top_build/gegl/cudablur.so" "$XDG_DATA_HOME/gegl-0.4/plug-ins/" || exit 99
-version=$(gimp-3.0 --version | awk '{ print $NF }')
+export GIMP_PROGRAM="$gimp"
+version=$("$gimp" --version | awk '{ print $NF }')
 printf '(show-welcome-dialog no)\n(config-version "%s")\n' "$version" \
   >"$GIMP3_DIRECTORY/gimprc"
 printf '(single-window-mode no)\n' >"$GIMP3_DIRECTORY/sessionrc"

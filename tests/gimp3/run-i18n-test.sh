@@ -12,8 +12,8 @@
 set -u
 : "${srcdir:=.}"
 : "${builddir:=.}"
-command -v gimp-console-3.0 >/dev/null 2>&1 \
-  || { echo "gimp-console-3.0 not installed: skipped"; exit 77; }
+console=$("$srcdir/tools/gimp3-program.sh" gimp-console) \
+  || { echo "no gimp-console-3.N installed: skipped"; exit 77; }
 top_build=$(cd "$builddir" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cudablur-i18n3.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
@@ -52,11 +52,11 @@ call () {
 }
 # The refused call last: it fails its batch command (GIMP prints why) and
 # GIMP stops there, with a failure status.
-timeout 300 gimp-console-3.0 -i --quit --batch-interpreter=plug-in-script-fu-eval \
+timeout 300 "$console" -i --quit --batch-interpreter=plug-in-script-fu-eval \
   -b "$(call 4.0)" -b "$(call -3.0)" >"$tmp/log" 2>&1
 status=$?
 [ $status -lt 124 ] \
-  || { echo "FAIL: gimp-console-3.0 ended with $status"; fail=1; }
+  || { echo "FAIL: $console ended with $status"; fail=1; }
 if grep -q "cudablur-i18n: 4.0 blurred" "$tmp/log" \
    && ! grep -q "cudablur-i18n: -3.0 blurred" "$tmp/log"; then
   echo "PASS: plug-in-cudablur blurred in German, and refused -3"

@@ -8,8 +8,9 @@
 set -u
 : "${srcdir:=.}"
 : "${builddir:=.}"
-command -v gimp-console-3.0 >/dev/null 2>&1 \
-  || { echo "gimp-console-3.0 not installed: skipped"; exit 77; }
+gimp=$("$srcdir/tools/gimp3-program.sh" gimp-console) \
+  || { echo "GIMP 3 (gimp-console-3.N) not installed: skipped"; exit 77; }
+echo "GIMP 3: $gimp"
 top_build=$(cd "$builddir" && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cudablur-table3.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
@@ -22,12 +23,12 @@ cp "$top_build/gimp3/cudablur" "$plugins/cudablur/" || exit 99
 cp "$top_build/tests/gimp3/cudablur-table-check" \
   "$plugins/cudablur-table-check/" || exit 99
 cp "$top_build/gegl/cudablur.so" "$XDG_DATA_HOME/gegl-0.4/plug-ins/" || exit 99
-timeout 600 gimp-console-3.0 -i --quit \
+timeout 600 "$gimp" -i --quit \
   --batch-interpreter=plug-in-script-fu-eval \
   -b "(plug-in-cudablur-table-check \"$tmp/report\")" >"$tmp/log" 2>&1
 status=$?
 fail=0
-[ $status -eq 0 ] || { echo "gimp-console-3.0 exited with $status"; fail=1; }
+[ $status -eq 0 ] || { echo "$(basename "$gimp") exited with $status"; fail=1; }
 if [ -f "$tmp/report" ]; then
   grep "FAIL:" "$tmp/report" && fail=1
   grep -Eq "table-check: [0-9]+ passed, 0 failed" "$tmp/report" \

@@ -155,8 +155,8 @@ cudablur_budget_gpu (cudablur_budget *budget)
   return budget->gpu;
 }
 
-void
-cudablur_memory_give_back (void)
+static void
+give_back_now (void)
 {
   gb_trim_idle ();
 #ifdef __GLIBC__
@@ -164,4 +164,68 @@ cudablur_memory_give_back (void)
    * thread) until trimmed. */
   malloc_trim (0);
 #endif
+}
+
+/* The give-back to come: its time (g_get_monotonic_time), 0 for none. */
+static GMutex due_lock;
+static GCond due_changed;
+static gint64 due;
+static gboolean waiter_started;
+
+static gpointer
+give_back_waiter (gpointer unused)
+{
+  (void) unused;
+  g_mutex_lock (&due_lock);
+  for (;;)
+    {
+      if (!due)
+        g_cond_wait (&due_changed, &due_lock);
+      else if (g_get_monotonic_time () >= due)
+        {
+          due = 0;
+          g_mutex_unlock (&due_lock);
+          give_back_now ();
+          g_mutex_lock (&due_lock);
+        }
+      else
+        g_cond_wait_until (&due_changed, &due_lock, due);
+    }
+  return NULL;
+}
+
+void
+cudablur_memory_give_back (void)
+{
+  const gchar *env = g_getenv ("CUDABLUR_GIVE_BACK_SECONDS");
+  const gdouble delay = env ? g_ascii_strtod (env, NULL) : 2.0;
+  g_mutex_lock (&due_lock);
+  gboolean now = !(delay > 0.0 && delay <= 3600.0);
+  if (!now && !waiter_started)
+    {
+      GThread *waiter = g_thread_try_new ("cudablur-give-back",
+                                          give_back_waiter, NULL, NULL);
+      if (waiter)
+        {
+          g_thread_unref (waiter);
+          waiter_started = TRUE;
+        }
+      now = !waiter;
+    }
+  if (!now)
+    {
+      due = g_get_monotonic_time () + (gint64) (delay * G_USEC_PER_SEC);
+      g_cond_signal (&due_changed);
+    }
+  g_mutex_unlock (&due_lock);
+  if (now)
+    give_back_now ();
+}
+
+void
+cudablur_memory_hold (void)
+{
+  g_mutex_lock (&due_lock);
+  due = 0;
+  g_mutex_unlock (&due_lock);
 }

@@ -20,8 +20,8 @@ typedef struct
  * else half the memory the process may still take (the system's
  * available memory, within its cgroup's limit and its address-space
  * limit) once GEGL's tile cache has grown to its tile-cache-size (GIMP
- * sets it from its preferences; counted for at most half), and no more
- * than that size; CUDABLUR_GPU_MEMORY_SIZE (megabytes) caps the GPU's,
+ * sets it from its preferences; counted for at most half of that room);
+ * CUDABLUR_GPU_MEMORY_SIZE (megabytes) caps the GPU's,
  * which is otherwise nine tenths of what the device has free, asked when
  * needed. */
 void cudablur_budget_lookup (cudablur_budget *budget);
@@ -32,9 +32,15 @@ size_t cudablur_budget_gpu (cudablur_budget *budget);
 
 /* Gives back what blurs kept for the next one: the engine's work image,
  * the GPU's buffers and pinned memory (not the CUDA context) and the
- * allocator's free pages.  Never waits: whatever another instance is
- * using at the time (a blur on another thread) stays with it; what it
- * kept idle it allocates again next time. */
+ * allocator's free pages, CUDABLUR_GIVE_BACK_SECONDS (default 2) after
+ * the call unless a blur starts meanwhile (cudablur_memory_hold): a
+ * script's merges, one after another, keep them; 0 gives them back at
+ * once.  Never waits: whatever another instance is using at the time (a
+ * blur on another thread) stays with it; what it kept idle it allocates
+ * again next time. */
 void cudablur_memory_give_back (void);
+
+/* A blur starts: a give-back not yet done waits for the next call. */
+void cudablur_memory_hold (void);
 
 #endif

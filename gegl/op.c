@@ -319,6 +319,7 @@ process (GeglOperation *operation, GeglBuffer *input, GeglBuffer *output,
 {
   CudablurOp *self = CUDABLUR_OP (operation);
   const gdouble started = cudablur_log_now ();
+  cudablur_memory_hold ();
   gb_params p;
   params_at_level (self, level, &p);
   GeglRectangle box = get_bounding_box (operation), in_box;

@@ -115,8 +115,9 @@ graph_free (filter_graph *fg)
  * (the GPU's, where it runs) must have risen meanwhile for the check to
  * mean something. */
 static void
-one_graph (const char *what, GeglBuffer *layer, int device, int algorithm,
-           double sigma, double rise_min)
+one_graph_after (const char *what, GeglBuffer *layer, int device,
+                 int algorithm, double sigma, double rise_min,
+                 double wait_seconds)
 {
   const double before = gu_rss_mb (), gpu_before = gpu_free_mb ();
   const double t0 = tu_now ();
@@ -126,6 +127,7 @@ one_graph (const char *what, GeglBuffer *layer, int device, int algorithm,
   const double rose = graph_process (what, &fg, layer, before, gpu_before,
                                      &gpu_rose);
   graph_free (&fg);
+  g_usleep ((gulong) (wait_seconds * G_USEC_PER_SEC));
   const double kept = gu_rss_mb () - before;
   const double gpu_kept = gpu_before - gpu_free_mb ();
   printf ("%-44s rose %7.1f MB, kept %6.1f MB", what, rose, kept);
@@ -144,6 +146,14 @@ one_graph (const char *what, GeglBuffer *layer, int device, int algorithm,
             GPU_KEPT_MAX_MB);
 }
 
+/* The give-back at once (CUDABLUR_GIVE_BACK_SECONDS=0). */
+static void
+one_graph (const char *what, GeglBuffer *layer, int device, int algorithm,
+           double sigma, double rise_min)
+{
+  one_graph_after (what, layer, device, algorithm, sigma, rise_min, 0.0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -155,6 +165,7 @@ main (int argc, char **argv)
       return 2;
     }
   g_unsetenv ("CUDABLUR_MEMORY_SIZE");
+  g_setenv ("CUDABLUR_GIVE_BACK_SECONDS", "0", TRUE);
   /* The whole image in one call, the plan that takes the most memory at
    * once (GIMP's canvas on the CPU asks in pieces: gegl/op.c). */
   g_setenv ("CUDABLUR_PLAN", "whole", TRUE);
@@ -205,6 +216,12 @@ main (int argc, char **argv)
              0.5 * work_mb);
   one_graph ("whole image, Deriche sigma 30", layer, device,
              GB_ALGO_DERICHE, 30.0, 0.5 * work_mb);
+  /* As GIMP has it: given back a while after the graph goes (a script's
+   * merges, one after another, keep what the last one took). */
+  g_setenv ("CUDABLUR_GIVE_BACK_SECONDS", "0.5", TRUE);
+  one_graph_after ("whole image, auto sigma 5, 2 s after", layer, device,
+                   GB_ALGO_AUTO, 5.0, 0.5 * work_mb, 2.0);
+  g_setenv ("CUDABLUR_GIVE_BACK_SECONDS", "0", TRUE);
   /* The edge-aware filter's spacings besides (slow on the CPU: a layer a
    * quarter the size). */
   GeglBuffer *quarter = gu_layer (TEST_DATA_DIR "/coffee.ppm", w / 2, h / 2,

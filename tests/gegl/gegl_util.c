@@ -73,6 +73,23 @@ gu_init (int *argc, char ***argv, const char *program, const char *more, ...)
   return ok;
 }
 
+GeglBuffer *
+gu_photo (const char *path)
+{
+  GeglBuffer *photo = NULL;
+  GeglNode *g = gegl_node_new ();
+  GeglNode *load = gegl_node_new_child (g, "operation", "gegl:ppm-load",
+                                        "path", path, NULL);
+  GeglNode *sink = gegl_node_new_child (g, "operation", "gegl:buffer-sink",
+                                        "buffer", &photo, NULL);
+  gegl_node_link (load, sink);
+  gegl_node_process (sink);
+  g_object_unref (g);
+  if (photo && gegl_buffer_get_extent (photo)->width < 2)
+    g_clear_object (&photo);
+  return photo;
+}
+
 /* gegl:scale-size takes sizes up to 10000 pixels. */
 #define SCALED_MAX_W 6000
 #define SCALED_MAX_H 4000

@@ -20,6 +20,9 @@ void gu_module_remove (gchar *home);
 gboolean gu_init (int *argc, char ***argv, const char *program,
                   const char *more, ...);
 
+/* A PPM photograph as GEGL loads it (gegl:ppm-load), or NULL. */
+GeglBuffer *gu_photo (const char *path);
+
 /* A photograph from tests/data scaled to w x h into a buffer of
  * `format` (GIMP holds an 8-bit RGB layer as "R'G'B' u8"); beyond
  * 6000x4000, scaled to that and repeated (a larger scale would also be

@@ -168,15 +168,7 @@ main (int argc, char **argv)
 #endif
   g_object_set (gegl_config (), "mipmap-rendering", TRUE, NULL);
   g_log_set_handler ("cudablur", G_LOG_LEVEL_DEBUG, on_debug, NULL);
-  GeglNode *g = gegl_node_new ();
-  GeglNode *load = gegl_node_new_child (g, "operation", "gegl:ppm-load",
-                                        "path", TEST_DATA_DIR "/coffee.ppm",
-                                        NULL);
-  GeglNode *sink = gegl_node_new_child (g, "operation", "gegl:buffer-sink",
-                                        "buffer", &photo, NULL);
-  gegl_node_link (load, sink);
-  gegl_node_process (sink);
-  g_object_unref (g);
+  photo = gu_photo (TEST_DATA_DIR "/coffee.ppm");
   if (!photo)
     {
       fprintf (stderr, "%s: coffee.ppm did not load\n", NAME);

@@ -24,9 +24,15 @@ import bench_gui as b  # noqa: E402
 
 
 def quit(gimp, img):
-    """Quits GIMP as a user does (Ctrl+Q; nothing to save)."""
+    """Quits GIMP as a user does: Ctrl+Q, and where GIMP asks about the
+    image's unsaved changes (3.2 does after a filter tool), Ctrl+D to
+    discard them, as its dialog says."""
     b.xdo("windowfocus", img)
     b.xdo("key", "--clearmodifiers", "ctrl+q")
+    ask = b.window("Quit GIMP", 5)
+    if ask:
+        b.xdo("windowfocus", ask)
+        b.xdo("key", "--clearmodifiers", "ctrl+d")
     try:
         gimp.wait(60)
     except subprocess.TimeoutExpired:
@@ -51,6 +57,19 @@ def start(photo, out):
     return gimp, img
 
 
+def dialog_geometry(title):
+    """The dialog and its geometry, found again where the window found
+    first is gone (GIMP 3.2 may map the filter's dialog anew)."""
+    for _ in range(3):
+        dlg = b.window(title, 20)
+        if dlg:
+            try:
+                return dlg, b.geometry(dlg)
+            except RuntimeError:
+                time.sleep(1)
+    raise RuntimeError("no geometry for the window %s" % title)
+
+
 def redraw(photo, out):
     log = os.environ.get("CUDABLUR_OP_LOG", "")
     gimp, img = start(photo, out)
@@ -64,7 +83,7 @@ def redraw(photo, out):
         return 1
     b.xdo("windowmove", "--sync", dlg, 1610, 0)
     time.sleep(1)
-    dx, dy, dw, dh = b.geometry(dlg)
+    dlg, (dx, dy, dw, dh) = dialog_geometry("CUDA Gaussian Blur")
     lines = []
     for zoom in ("fit", "100"):
         b.xdo("windowfocus", img)

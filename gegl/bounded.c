@@ -75,12 +75,17 @@ read_area (void *user, int x, int y, int w, int h, void *dst, size_t stride)
   const gint x1 = MIN (ax + w, r->area.width);
   const gint y1 = MIN (ay + h, r->area.height);
   guchar *d = dst;
-  for (gint i = 0; i < h && (r->frame[0] || r->frame[1] || r->frame[2]
-                             || r->frame[3]); i++)
-    for (gint j = 0; j < w; j++)
-      if (ay + i < y0 || ay + i >= y1 || ax + j < x0 || ax + j >= x1)
-        memcpy (d + (gsize) i * stride + (gsize) j * bpp, r->border_pixel,
-                bpp);
+  /* The frame: whole rows above and below the area, columns beside it. */
+  for (gint i = 0; i < h; i++)
+    {
+      const gboolean outside = ay + i < y0 || ay + i >= y1;
+      guchar *row = d + (gsize) i * stride;
+      for (gint j = 0; j < w; j++)
+        if (outside || ax + j < x0 || ax + j >= x1)
+          memcpy (row + (gsize) j * bpp, r->border_pixel, bpp);
+        else
+          j = MAX (j, x1 - ax - 1);   /* skip the input's pixels */
+    }
   if (x1 <= x0 || y1 <= y0)
     return GB_OK;
   rect_move m = { r->input, r->format,

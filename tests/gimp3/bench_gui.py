@@ -173,27 +173,47 @@ def op_calls(log, start, end):
     return n, longest
 
 
+def new_window(shown, seconds):
+    """A visible window that is not among `shown`, within `seconds`."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        new = (set(xdo("search", "--onlyvisible", "--class", ".").split())
+               - shown)
+        if new:
+            return sorted(new)[-1]
+        time.sleep(0.5)
+    return None
+
+
 def open_filter(img, query, title):
     """The filter's dialog, found as a user finds it: GIMP's action search
-    ("/"), the query, Return; three tries."""
-    for _ in range(3):
+    ("/"), the query, Return; three tries.  The query is typed only once
+    the search's window is there: keys typed into the image window are
+    tool shortcuts (a busy GIMP may take seconds to show it)."""
+    for attempt in range(3):
+        dlg = window(title, 1)
+        if dlg:
+            return dlg
         shown = set(xdo("search", "--onlyvisible", "--class", ".").split())
         xdo("windowactivate", img)
         xdo("windowfocus", img)
         xdo("mousemove", 960, 540)
         xdo("key", "--clearmodifiers", "slash")
-        time.sleep(2)
-        new = (set(xdo("search", "--onlyvisible", "--class", ".").split())
-               - shown)
-        if new:
-            xdo("windowfocus", sorted(new)[-1])
+        popup = new_window(shown, 30)
+        if not popup:
+            print("open_filter: try %d: no search window" % (attempt + 1),
+                  flush=True)
+            continue
+        xdo("windowfocus", popup)
         time.sleep(1)
         xdo("type", "--delay", "60", query)
         time.sleep(2)
         xdo("key", "Return")
-        dlg = window(title, 20)
+        dlg = window(title, 60)
         if dlg:
             return dlg
+        print("open_filter: try %d: no window %s" % (attempt + 1, title),
+              flush=True)
         xdo("key", "Escape")
         time.sleep(1)
     return None

@@ -104,18 +104,24 @@ while [ -z "$dlg" ] && [ "$tries" -lt 3 ]; do
   xdotool windowfocus "$img" 2>/dev/null
   xdotool search --onlyvisible --class . 2>/dev/null | sort >"$art/.shown"
   xdotool key --clearmodifiers slash
-  sleep 2
+  tries=$((tries + 1))
   # The search's own window, new on the screen: without a window manager
-  # it has to be given the keyboard.
-  popup=$(new_windows | tail -n 1)
-  [ -n "$popup" ] && xdotool windowfocus "$popup" 2>/dev/null
+  # it has to be given the keyboard.  Typed into the image window, the
+  # query would be tool shortcuts: a busy GIMP may take seconds.
+  popup= n=0
+  while [ -z "$popup" ] && [ "$n" -lt 30 ]; do
+    sleep 1
+    popup=$(new_windows | tail -n 1)
+    n=$((n + 1))
+  done
+  [ -n "$popup" ] || continue
+  xdotool windowfocus "$popup" 2>/dev/null
   sleep 1
   xdotool type --delay 60 "cudablur:gaussian"
   sleep 2
   xdotool key Return
-  dlg=$(window "cudablur:gaussian-blur" 20)
+  dlg=$(window "cudablur:gaussian-blur" 60)
   [ -n "$dlg" ] || xdotool key Escape
-  tries=$((tries + 1))
 done
 rm -f "$art/.shown"
 [ -n "$dlg" ] || { shot gimp3-no-tool.png

@@ -57,7 +57,13 @@ def start(photo, out):
     return gimp, img
 
 
-def dialog_geometry(title):
+def visible_windows():
+    """The names of the visible windows, for a failure's message."""
+    ids = b.xdo("search", "--onlyvisible", "--name", ".").split()
+    return ", ".join("%s %r" % (w, b.xdo("getwindowname", w)) for w in ids)
+
+
+def dialog_geometry(title, out):
     """The dialog and its geometry, found again where the window found
     first is gone (GIMP 3.2 may map the filter's dialog anew)."""
     for _ in range(3):
@@ -67,7 +73,9 @@ def dialog_geometry(title):
                 return dlg, b.geometry(dlg)
             except RuntimeError:
                 time.sleep(1)
-    raise RuntimeError("no geometry for the window %s" % title)
+    b.shot(os.path.join(out, "guest-no-geometry.png"))
+    raise RuntimeError("no geometry for the window %s; visible: %s"
+                       % (title, visible_windows()))
 
 
 def redraw(photo, out):
@@ -83,7 +91,7 @@ def redraw(photo, out):
         return 1
     b.xdo("windowmove", "--sync", dlg, 1610, 0)
     time.sleep(1)
-    dlg, (dx, dy, dw, dh) = dialog_geometry("CUDA Gaussian Blur")
+    dlg, (dx, dy, dw, dh) = dialog_geometry("CUDA Gaussian Blur", out)
     lines = []
     for zoom in ("fit", "100"):
         b.xdo("windowfocus", img)
@@ -128,7 +136,7 @@ def failure(photo, out):
     if message:
         b.xdo("windowfocus", message)
         b.xdo("key", "Return")
-    dx, dy, dw, dh = b.geometry(dlg)
+    dlg, (dx, dy, dw, dh) = dialog_geometry("CUDA Gaussian Blur", out)
     b.xdo("mousemove", dx + dw - 140, dy + dh - 20)
     b.xdo("click", 1)
     time.sleep(2)

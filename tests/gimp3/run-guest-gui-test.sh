@@ -32,7 +32,7 @@ driver=$(cd "$srcdir/tests/gimp3" && pwd)/guest_gui.py
 art=$top_build/tests/artefacts
 mkdir -p "$art" || exit 99
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cudablur-guest.XXXXXX") || exit 99
-trap 'cp "$tmp"/redraw/gimp.log "$art"/guest-redraw-gimp.log; cp "$tmp"/failure/gimp.log "$art"/guest-failure-gimp.log; cp "$tmp"/op.log "$art"/guest-op.log; rm -rf "$tmp"' EXIT
+trap 'for t in redraw failure; do cp "$tmp/$t/gimp.log" "$art/guest-$t-gimp.log"; cp "$tmp/$t.log" "$art/guest-$t-driver.log"; done; cp "$tmp"/op.log "$art"/guest-op.log; rm -rf "$tmp"' EXIT
 export GIMP3_DIRECTORY="$tmp/profile" XDG_DATA_HOME="$tmp/share"
 export HOME="$tmp/home" LC_ALL=C.UTF-8 LANGUAGE=en
 mkdir -p "$GIMP3_DIRECTORY/plug-ins/cudablur" "$XDG_DATA_HOME/gegl-0.4/plug-ins" \
@@ -106,7 +106,9 @@ else
   fail=1
 fi
 if grep -qiE 'segmentation|fatal error' "$tmp/redraw/gimp.log" "$tmp/failure/gimp.log"; then
-  echo "FAIL: GIMP 3 crashed"; fail=1
+  echo "FAIL: GIMP 3 crashed:"
+  grep -h -iE -A 40 'segmentation|fatal error' "$tmp/redraw/gimp.log" "$tmp/failure/gimp.log"
+  fail=1
 fi
 [ $fail -eq 0 ] || { tail -n 20 "$tmp/redraw.log" "$tmp/failure.log"; }
 exit $fail

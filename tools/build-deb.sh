@@ -8,8 +8,8 @@
 # arguments, the release of this system and, on Debian 12, trixie and
 # forky too.  A release other than this system's is built in its root of
 # tools/gimp3-root.sh.  The CUDA backend is built in when nvcc is found (on
-# the PATH or in /usr/local/cuda/bin, which is bound into the root), for
-# CUDA_ARCHS (default "75 80 86 89 90").  DIST=TARBALL builds from that
+# the PATH or in /usr/local/cuda/bin, which is bound into the root unless
+# CUDABLUR_ROOT_CUDA=0), for CUDA_ARCHS (default "75 80 86 89 90").  DIST=TARBALL builds from that
 # tarball of `make dist` (as a release is) instead of the tree.  Each
 # package is checked with lintian: an error fails the build.  Needs root
 # for the roots.
@@ -66,7 +66,7 @@ for release in "$@"; do
   elif [ "$release" != bookworm ]; then
     ./tools/gimp3-root.sh "$release" >"$out/root.log" \
       || { cat "$out/root.log"; exit 1; }
-    CUDABLUR_ROOT_CUDA=1 ./tools/gimp3-chroot.sh "$release" sh -c "cd /src && $build" \
+    CUDABLUR_ROOT_CUDA=${CUDABLUR_ROOT_CUDA:-1} ./tools/gimp3-chroot.sh "$release" sh -c "cd /src && $build" \
       >"$out/build.log" 2>&1
   else
     echo "build-deb: $release can be built on $release only" >&2; exit 2

@@ -21,12 +21,13 @@
 #      the GEGL operation and the GIMP 3 procedures built without CUDA and
 #      tested in real GIMP 3: `make check`;
 #   5. the Debian packages: this release's, and Debian 13's and forky's
-#      in those roots, built from 2.'s tarball (tools/build-deb.sh; with
-#      CUDA where nvcc compiles, for one GPU architecture, as the normal
-#      build has built the CUDA files for five: this is the tarball's
-#      build with CUDA), each installed, run and purged in a fresh root
-#      of its release; in forky Debian 13's package first, what a user
-#      who upgrades has, then forky's over it (tools/test-deb.sh).
+#      in those roots, built from 2.'s tarball (tools/build-deb.sh), each
+#      installed, run and purged in a fresh root of its release; in forky
+#      Debian 13's package first, what a user who upgrades has, then
+#      forky's over it (tools/test-deb.sh).  This release's is built with
+#      CUDA where nvcc compiles, for one GPU architecture (the tarball's
+#      build with CUDA: the normal build has built the CUDA files for
+#      five); those in the roots without, as their CUDA code is the same.
 #   tools/test.sh [STEP...]    (default: 1 2 3 4 5)
 # Build trees go to _build/ (2.'s inside it, removed when it passes),
 # _build-sanitize/ and, in the roots, _build-gimp3/ and
@@ -128,7 +129,10 @@ if step "5/5 Debian packages, installed in fresh roots"; then
     case " $here $roots " in *" $release "*) releases="$releases $release" ;; esac
   done
   # From 2.'s tarball where 2. ran, else from the tree.
-  DIST=$dist CUDA_ARCHS=$arch ./tools/build-deb.sh $releases
+  case " $releases " in
+    *" $here "*) DIST=$dist CUDA_ARCHS=$arch ./tools/build-deb.sh "$here" ;;
+  esac
+  DIST=$dist CUDABLUR_ROOT_CUDA=0 ./tools/build-deb.sh $roots
   debs=
   trixie_deb=
   for release in $releases; do

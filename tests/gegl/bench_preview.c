@@ -34,29 +34,10 @@
 
 #include "gblur.h"
 #include "op.h"
+#include "gegl_util.h"
 #include "testutil.h"
 
 #define ROUNDS 7
-
-/* The photograph scaled to w x h, as an 8-bit RGB layer's buffer. */
-static GeglBuffer *
-layer_from (const char *photo, int w, int h)
-{
-  GeglBuffer *layer = gegl_buffer_new (GEGL_RECTANGLE (0, 0, w, h),
-                                       babl_format ("R'G'B' u8"));
-  GeglNode *g = gegl_node_new ();
-  GeglNode *load = gegl_node_new_child (g, "operation", "gegl:load", "path",
-                                        photo, NULL);
-  GeglNode *scale = gegl_node_new_child (g, "operation", "gegl:scale-size",
-                                         "x", (double) w, "y", (double) h,
-                                         NULL);
-  GeglNode *sink = gegl_node_new_child (g, "operation", "gegl:write-buffer",
-                                        "buffer", layer, NULL);
-  gegl_node_link_many (load, scale, sink, NULL);
-  gegl_node_process (sink);
-  g_object_unref (g);
-  return layer;
-}
 
 /* Seconds for one render of `filter` at `scale` into `view`. */
 static double
@@ -197,7 +178,7 @@ main (int argc, char **argv)
         return 2;
       gegl_init (NULL, NULL);
       g_object_set (gegl_config (), "mipmap-rendering", TRUE, NULL);
-      GeglBuffer *layer = layer_from (argv[5], w, h);
+      GeglBuffer *layer = gu_layer (argv[5], w, h, babl_format ("R'G'B' u8"));
       const int st = first_preview (argv, layer);
       g_object_unref (layer);
       gegl_exit ();
@@ -222,7 +203,7 @@ main (int argc, char **argv)
                  "modules (GEGL_PATH?)\n", needed[i]);
         return 1;
       }
-  GeglBuffer *layer = layer_from (photo, w, h);
+  GeglBuffer *layer = gu_layer (photo, w, h, babl_format ("R'G'B' u8"));
   gint threads = 0;
   g_object_get (gegl_config (), "threads", &threads, NULL);
   printf ("%dx%d R'G'B' u8 layer shown at scale %g, GEGL %d threads; "

@@ -112,6 +112,38 @@ scaled (const char *photo, int w, int h, const Babl *format)
   return layer;
 }
 
+void
+gu_graph_new (gu_graph *g, int w, int h, const gchar *first_property, ...)
+{
+  g->in = gegl_buffer_new (GEGL_RECTANGLE (0, 0, w, h),
+                           babl_format ("RGBA float"));
+  gfloat pixel[4] = { 0.2f, 0.5f, 0.8f, 1.0f };
+  gegl_buffer_set_color_from_pixel (g->in, NULL, pixel,
+                                    babl_format ("RGBA float"));
+  g->out = NULL;
+  g->graph = gegl_node_new ();
+  GeglNode *src = gegl_node_new_child (g->graph, "operation",
+                                       "gegl:buffer-source", "buffer", g->in,
+                                       NULL);
+  g->blur = gegl_node_new_child (g->graph, "operation", CUDABLUR_OP_NAME,
+                                 NULL);
+  va_list args;
+  va_start (args, first_property);
+  gegl_node_set_valist (g->blur, first_property, args);
+  va_end (args);
+  g->sink = gegl_node_new_child (g->graph, "operation", "gegl:buffer-sink",
+                                 "buffer", &g->out, NULL);
+  gegl_node_link_many (src, g->blur, g->sink, NULL);
+}
+
+void
+gu_graph_free (gu_graph *g)
+{
+  g_clear_object (&g->out);
+  g_clear_object (&g->graph);
+  g_clear_object (&g->in);
+}
+
 GeglBuffer *
 gu_layer (const char *photo, int w, int h, const Babl *format)
 {

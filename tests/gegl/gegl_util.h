@@ -29,6 +29,19 @@ GeglBuffer *gu_photo (const char *path);
  * smooth enough for a blur to change few 8-bit samples). */
 GeglBuffer *gu_layer (const char *photo, int w, int h, const Babl *format);
 
+/* The operation between a buffer source of one colour (w x h, RGBA
+ * float) and a buffer sink: gu_graph_new sets the operation's properties
+ * from the NULL-terminated list after `first_property`;
+ * gegl_node_process (g->sink) blurs into g->out. */
+typedef struct
+{
+  GeglBuffer *in, *out;
+  GeglNode *graph, *blur, *sink;
+} gu_graph;
+void gu_graph_new (gu_graph *g, int w, int h, const gchar *first_property,
+                   ...) G_GNUC_NULL_TERMINATED;
+void gu_graph_free (gu_graph *g);
+
 /* Resident memory now and at its peak (VmRSS, VmHWM), in MB, and a reset
  * of the peak to now (FALSE where the kernel does not allow it). */
 double gu_rss_mb (void);

@@ -29,6 +29,7 @@
 #include <glib/gstdio.h>
 #include <libintl.h>
 
+#include "gegl_util.h"
 #include "params.h"
 #include "testutil.h"
 
@@ -179,33 +180,17 @@ bind_expected (void)
 static void
 check_device_used (void)
 {
-  GeglBuffer *in = gegl_buffer_new (GEGL_RECTANGLE (0, 0, 64, 48),
-                                    babl_format ("RGBA float"));
-  gfloat pixel[4] = { 0.2f, 0.5f, 0.8f, 1.0f };
-  gegl_buffer_set_color_from_pixel (in, NULL, pixel,
-                                    babl_format ("RGBA float"));
-  GeglNode *graph = gegl_node_new ();
-  GeglNode *src = gegl_node_new_child (graph, "operation",
-                                       "gegl:buffer-source", "buffer", in,
-                                       NULL);
-  GeglNode *blur = gegl_node_new_child (graph, "operation", CUDABLUR_OP_NAME,
-                                        "device", GB_BACKEND_CPU, NULL);
-  GeglBuffer *out = NULL;
-  GeglNode *sink = gegl_node_new_child (graph, "operation",
-                                        "gegl:buffer-sink", "buffer", &out,
-                                        NULL);
-  gegl_node_link_many (src, blur, sink, NULL);
-  gegl_node_process (sink);
+  gu_graph g;
+  gu_graph_new (&g, 64, 48, "device", GB_BACKEND_CPU, NULL);
+  gegl_node_process (g.sink);
   while (g_main_context_iteration (NULL, FALSE))
     ;
   gchar *text = NULL;
-  gegl_node_get (blur, "device-used", &text, NULL);
+  gegl_node_get (g.blur, "device-used", &text, NULL);
   check_text ("device-used after a CPU blur", text,
               expected ("CPU, as chosen"));
   g_free (text);
-  g_clear_object (&out);
-  g_object_unref (graph);
-  g_object_unref (in);
+  gu_graph_free (&g);
 }
 
 static int

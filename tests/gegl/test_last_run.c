@@ -25,6 +25,7 @@
 #include <glib/gstdio.h>
 
 #include "last-run.h"
+#include "gegl_util.h"
 #include "params.h"
 #include "testutil.h"
 
@@ -280,27 +281,13 @@ check_announcements (void)
 static void
 check_operation (void)
 {
-  GeglBuffer *in = gegl_buffer_new (GEGL_RECTANGLE (0, 0, 96, 64),
-                                    babl_format ("RGBA float"));
-  gfloat pixel[4] = { 0.2f, 0.5f, 0.8f, 1.0f };
-  gegl_buffer_set_color_from_pixel (in, NULL, pixel,
-                                    babl_format ("RGBA float"));
-  GeglNode *graph = gegl_node_new ();
-  GeglNode *src = gegl_node_new_child (graph, "operation",
-                                       "gegl:buffer-source", "buffer", in,
-                                       NULL);
-  GeglNode *blur = gegl_node_new_child (graph, "operation", CUDABLUR_OP_NAME,
-                                        "device", GB_BACKEND_CUDA,
-                                        "std-dev-x", 3.0, NULL);
-  GeglBuffer *out = NULL;
-  GeglNode *sink = gegl_node_new_child (graph, "operation",
-                                        "gegl:buffer-sink", "buffer", &out,
-                                        NULL);
-  gegl_node_link_many (src, blur, sink, NULL);
+  gu_graph g;
+  gu_graph_new (&g, 96, 64, "device", GB_BACKEND_CUDA, "std-dev-x", 3.0,
+                NULL);
   notified = 0;
-  g_signal_connect (blur, "notify::" CUDABLUR_LAST_RUN_PROPERTY,
+  g_signal_connect (g.blur, "notify::" CUDABLUR_LAST_RUN_PROPERTY,
                     G_CALLBACK (on_notify), NULL);
-  gegl_node_process (sink);
+  gegl_node_process (g.sink);
   run_main_loop ();
   /* What the engine says of a CUDA run of this size here. */
   gb_params p;
@@ -318,14 +305,12 @@ check_operation (void)
   g_free (want);
   /* The same blur again (GIMP redraws when its settings change): nothing
    * more is announced. */
-  g_clear_object (&out);
-  gegl_node_process (sink);
+  g_clear_object (&g.out);
+  gegl_node_process (g.sink);
   run_main_loop ();
   TU_CHECK (notified == 1, "the same blur announced %d times", notified);
   printf ("the operation, device cuda: \"%s\"\n", last_seen ? last_seen : "");
-  g_clear_object (&out);
-  g_object_unref (graph);
-  g_object_unref (in);
+  gu_graph_free (&g);
   g_free (last_seen);
   last_seen = NULL;
 }

@@ -128,6 +128,9 @@ cpu_reason (const gb_params *p, const gb_report *r)
   const gb_algorithm_info *info = gb_algorithm_get (p->algorithm);
   if (r->gpu_status == CUDABLUR_GPU_STARTING)
     return g_strdup (_("the GPU was still starting"));
+  if (r->gpu_status == CUDABLUR_GPU_SHORT)
+    return g_strdup (_("the image needs more memory than the GPU has "
+                       "free"));
   switch (r->gpu_status)
     {
     case GB_OK:

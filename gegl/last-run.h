@@ -15,6 +15,9 @@
 /* A report's gpu_status where the operation left the GPU out because
  * CUDA was still starting (gegl/early.c), which no engine status says. */
 #define CUDABLUR_GPU_STARTING ((gb_status) -1)
+/* ... and where the whole area fitted the host's memory budget but not
+ * the GPU's (gegl/bounded.c). */
+#define CUDABLUR_GPU_SHORT ((gb_status) -2)
 
 /* The property's spec (translated texts; made with the class). */
 GParamSpec *cudablur_last_run_spec (void);

@@ -35,15 +35,22 @@
 
 static GeglBuffer *photo;
 static int bands_seen;   /* band runs the operation reported */
+static int cpu_seen;     /* whole areas it moved to the CPU */
+static int device = DEVICE;
 
 static void
 on_debug (const gchar *domain, GLogLevelFlags level, const gchar *message,
           gpointer user)
 {
   (void) domain; (void) level; (void) user;
-  int n = 0;
-  if (sscanf (message, CUDABLUR_OP_NAME ": %d bands", &n) == 1)
+  int n = 0, end = 0;
+  /* The whole text matched (%n), not its number alone: "WxH: ..." would
+   * be read as W bands. */
+  if (sscanf (message, CUDABLUR_OP_NAME ": %d bands and strips%n", &n,
+              &end) == 1 && end > 0)
     bands_seen += n;
+  if (g_str_has_suffix (message, ": on the CPU"))
+    cpu_seen++;
 }
 
 /* The operation's output over roi at scale, in format, poisoned with
@@ -75,7 +82,7 @@ render (GeglBuffer *input, gboolean tiled, const Babl *format,
       src = tile;
     }
   GeglNode *blur = gegl_node_new_child (g, "operation", CUDABLUR_OP_NAME,
-                                        "device", DEVICE, "algorithm",
+                                        "device", device, "algorithm",
                                         algorithm, "edge-mode", edge_mode,
                                         "std-dev-x", sx, "std-dev-y", sy,
                                         "iterations", iterations,
@@ -145,6 +152,56 @@ check (const char *format_name, gboolean tiled, const GeglRectangle *roi,
   g_object_unref (input);
 }
 
+#ifdef GB_BANDS_GPU
+/* Device Automatic where the host holds the whole area and the GPU's
+ * budget does not: the CPU's whole area, not the GPU's bands (1200x800:
+ * above the size the CPU takes anyway). */
+static void
+check_auto_short (void)
+{
+  const GeglRectangle roi = { 0, 0, 1200, 800 };
+  const Babl *u8 = babl_format ("R'G'B' u8");
+  GeglBuffer *layer = gu_layer (TEST_DATA_DIR "/coffee.ppm", roi.width,
+                                roi.height, u8);
+  device = GB_BACKEND_CPU;
+  guchar *want = render (layer, FALSE, u8, &roi, 1.0, NULL, 0xA5,
+                         GB_ALGO_DERICHE, GB_BORDER_CLAMP, 9.0, 9.0, 1);
+  device = GB_BACKEND_AUTO;
+  bands_seen = cpu_seen = 0;
+  guchar *got = render (layer, FALSE, u8, &roi, 1.0, "0.1", 0x5A,
+                        GB_ALGO_DERICHE, GB_BORDER_CLAMP, 9.0, 9.0, 1);
+  const int auto_bands = bands_seen, auto_cpu = cpu_seen;
+  device = GB_BACKEND_CUDA;
+  bands_seen = cpu_seen = 0;
+  guchar *cuda = render (layer, FALSE, u8, &roi, 1.0, "0.1", 0x3C,
+                         GB_ALGO_DERICHE, GB_BORDER_CLAMP, 9.0, 9.0, 1);
+  device = DEVICE;
+  gb_pixel_format pf;
+  const Babl *io;
+  cudablur_io_format_for (u8, FALSE, FALSE, &pf, &io);
+  double share = 0;
+  /* Device CPU may compute GIMP's requests apart, each with the reach
+   * around it: within a step of the whole area. */
+  const double steps = tu_native_diff (&pf, got, want,
+                                       (gsize) roi.width * roi.height * 3,
+                                       &share);
+  TU_CHECK (auto_cpu == 1 && auto_bands == 0 && steps <= 1.0,
+            "device auto, the GPU's budget short: %d whole areas on the CPU, "
+            "%d bands, %.3g steps from the CPU's", auto_cpu, auto_bands,
+            steps);
+  TU_CHECK (cpu_seen == 0 && bands_seen >= 8, "device CUDA, the GPU's "
+            "budget short: %d bands, %d whole areas on the CPU", bands_seen,
+            cpu_seen);
+  printf ("GPU budget short: auto ran the whole area on the CPU (%d, %d "
+          "bands, %.2g steps from device CPU), CUDA %d bands\n", auto_cpu,
+          auto_bands, steps, bands_seen);
+  g_free (want);
+  g_free (got);
+  g_free (cuda);
+  g_object_unref (layer);
+}
+#endif
+
 int
 main (int argc, char **argv)
 {
@@ -191,6 +248,9 @@ main (int argc, char **argv)
         check (formats[k % G_N_ELEMENTS (formats)], FALSE, &roi, scale, a,
                b, 2.0 + k % 9, 11.0 - k % 7, 1 + k % 2);
       }
+#ifdef GB_BANDS_GPU
+  check_auto_short ();
+#endif
 #ifndef GB_BANDS_GPU
   /* Regions of an infinite input, computed with their halo (on the CPU
    * whatever the device: gegl/op.c). */

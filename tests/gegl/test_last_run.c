@@ -155,6 +155,11 @@ check_texts (void)
                "CPU instead of the GPU: the GPU was still starting",
                "cuda, CUDA starting");
   p.backend = GB_BACKEND_AUTO;
+  /* The whole area fitted the host but not the GPU (gegl/bounded.c). */
+  r = report (GB_BACKEND_CPU, CUDABLUR_GPU_SHORT);
+  expect_text (&p, GB_OK, &r,
+               "CPU: the image needs more memory than the GPU has free",
+               "auto, the GPU short of memory");
   r = report (GB_BACKEND_CPU, GB_OK);
   gchar *small = g_strdup_printf ("CPU: images under %d x %d pixels are "
                                   "faster there", GB_GPU_MIN_SIDE,

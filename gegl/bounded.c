@@ -163,14 +163,13 @@ cudablur_blur_bounded (const gb_params *params, const gb_native_io *whole,
     return gb_blur_native (params, whole, progress, user, report);
   gb_params cpu = *params;
   cpu.backend = GB_BACKEND_CPU;
-  if (params->backend == GB_BACKEND_AUTO
+  if (gpu && params->backend == GB_BACKEND_AUTO
       && gb_native_memory (&cpu, whole) <= budget->host)
     {
       /* Where the host holds the whole area and the GPU does not, the
-       * CPU's whole area (rows streamed in and out) beats the GPU's
-       * bands (an intermediate of floats in GEGL's tiles): 20000x15000
-       * with a GPU of 4 GB, 6.4 s and 326 MB above the layer on 16
-       * cores against 18.7 s and 4452 MB.  Device CUDA keeps the GPU. */
+       * CPU's whole area (rows streamed in and out) is faster and smaller
+       * than the GPU's bands, whose intermediate of floats goes through
+       * GEGL's tiles (docs/performance.md).  Device CUDA keeps the GPU. */
       g_debug ("%s: %dx%d: %.1f MB of the GPU's for the whole area, a "
                "budget of %.1f MB: on the CPU", CUDABLUR_OP_NAME,
                whole->width, whole->height,
